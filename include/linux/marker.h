@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Static markers: compile-time annotation points that cost one NOP while
+ * nobody listens, and call typed probes loaded at run time when armed.
+ * See Documentation/markers.rst.
+ *
+ * API overview
+ * ============
+ *
+ * Annotated code (any function, any module, no declaration elsewhere):
+ *
+ *	MARK(subsys_mark2, "%d %s", value, name);
+ *
+ *   The format is checked by the compiler, as for printk(). The argument
+ *   expressions are evaluated only while the marker is armed. Every MARK()
+ *   with the same name arms and disarms together. With CONFIG_MARKERS off,
+ *   MARK() compiles to the format check and nothing else.
+ *
+ * Probe modules, in the order a probe author meets them:
+ *
+ *	static void probe_mark2(void *data, int value, const char *name)
+ *	{
+ *		pr_info("value is %d\n", value);
+ *	}
+ *	static struct marker_probe mark2_probe =
+ *		MARKER_PROBE(subsys_mark2, probe_mark2, NULL, int, const char *);
+ *
+ *	init:	ret = marker_probe_register(&mark2_probe);
+ *	exit:	marker_probe_unregister(&mark2_probe);
+ *		marker_synchronize_unregister();
+ *
+ *   MARKER_PROBE() checks at compile time that the function takes
+ *   (void *data, <types>) and records the types as the probe's signature;
+ *   the registry compares it with the signature MARK() derived from its
+ *   argument types before arming. A probe registered before its marker's
+ *   module is loaded stays pending and is armed when the module arrives.
+ *
+ *   MARKER_PROBE_GENERIC() declares a probe that accepts any marker and
+ *   receives the arguments as an array of u64 together with the site, whose
+ *   ->sig gives their types (see enum marker_type).
+ *
+ * Modes (chosen by the architecture, never by the annotator):
+ *
+ *   near-zero	CONFIG_JUMP_LABEL: the disarmed site is one 2- or 5-byte NOP,
+ *		patched into a JMP to the out-of-line call by the static-key
+ *		API (int3 text poke on x86).
+ *   portable	otherwise, or when built with MARKERS_FORCE_PORTABLE: the
+ *		site loads its jump target, compares it with "over the call"
+ *		and branches; no indirect branch on the disarmed path.
+ *
+ * In both modes a single typed probe is reached by a direct call through a
+ * per-site trampoline retargeted with __static_call_update() where the
+ * architecture has static calls, and every site carries the text symbol
+ * __mark_kprobe_<name> for kprobes, kprobe_events and perf probe.
+ */
+#ifndef _LINUX_MARKER_H
+#define _LINUX_MARKER_H
+
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/export.h>
+#include <linux/jump_label.h>
+#include <linux/list.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/static_call_types.h>
+#include <linux/stringify.h>
+#include <linux/types.h>
+
+struct module;
+struct marker_entry;
+
+/* Bumped whenever struct marker_site changes layout. */
+#define MARKER_SITE_ABI		0x4d4b0001	/* "MK" v1 */
+
+enum marker_mode {
+	MARKER_MODE_NEARZERO	= 1,
+	MARKER_MODE_PORTABLE	= 2,
+};
+
+/* Portable mode: what the site's jump target may hold. */
+#define MARKER_JUMP_OVER	0UL	/* default: jump over the call */
+#define MARKER_JUMP_CALL	1UL	/* armed: take the call */
+
+/*
+ * enum marker_type - one character per argument in a signature string.
+ * Derived from the argument's C type by MARK() and from the declared types
+ * by MARKER_PROBE(); two signatures match when the strings are equal.
+ */
+enum marker_type {
+	MARKER_TYPE_BOOL	= 'b',
+	MARKER_TYPE_CHAR	= 'c',
+	MARKER_TYPE_UCHAR	= 'C',
+	MARKER_TYPE_SHORT	= 'h',
+	MARKER_TYPE_USHORT	= 'H',
+	MARKER_TYPE_INT		= 'i',
+	MARKER_TYPE_UINT	= 'I',
+	MARKER_TYPE_LONG	= 'l',
+	MARKER_TYPE_ULONG	= 'L',
+	MARKER_TYPE_LLONG	= 'q',
+	MARKER_TYPE_ULLONG	= 'Q',
+	MARKER_TYPE_STRING	= 's',	/* char *, const char * */
+	MARKER_TYPE_PTR		= 'p',	/* any other pointer */
+};
+
+/* The most arguments one MARK() may pass. */
+#define MARKER_MAX_ARGS		10
+
+struct marker_site;
+
+/**
+ * typedef marker_generic_fn - a probe that accepts any marker
+ * @data: the probe's private data
+ * @site: the site that fired; @site->sig gives the type of each argument
+ * @args: the arguments, each converted to u64 (signed types sign-extended)
+ */
+typedef void (*marker_generic_fn)(void *data, const struct marker_site *site,
+				  const u64 *args);
+
+/* One connected probe, as the site sees it. */
+struct marker_func {
+	void *func;
+	void *data;
+	bool generic;
+};
+
+/*
+ * The probes a site calls. Published by the registry with
+ * rcu_assign_pointer(), read by __MARKER_FIRE() under
+ * preempt_disable_notrace(), freed after a grace period.
+ */
+struct marker_funcs {
+	struct rcu_head rcu;
+	unsigned int nr;
+	bool direct;		/* nr == 1, typed, and the trampoline targets it */
+	struct marker_func f[];
+};
+
+/**
+ * struct marker_site - what one MARK() compiles to (the site descriptor)
+ * @abi: MARKER_SITE_ABI, checked by the registry before it trusts the rest
+ * @mode: enum marker_mode
+ * @nargs: number of arguments
+ * @name: marker name; all sites of a name arm together
+ * @format: printf format of the arguments
+ * @sig: signature, one enum marker_type character per argument
+ * @tramp: the site's direct-call trampoline, or NULL
+ * @key: near-zero mode: the static key guarding the out-of-line call
+ * @jump: portable mode: MARKER_JUMP_OVER (default) or MARKER_JUMP_CALL
+ * @call: the static-call key that retargets @tramp
+ * @funcs: the connected probes
+ * @mod: the module the site lives in (registry bookkeeping)
+ * @entry: the registry's entry for @name; NULL until the registry knows the site
+ * @node: link in @entry's list of sites
+ * @busy: the registry found the site away from its defaults and left it alone
+ *
+ * Everything from @key down is written by the registry, under its
+ * marker_mutex; the constant part is written by MARK() at compile time.
+ */
+struct marker_site {
+	u32 abi;
+	u8 mode;
+	u8 nargs;
+	const char *name;
+	const char *format;
+	const char *sig;
+	void *tramp;
+
+	struct static_key_false key;
+	unsigned long jump;
+	struct static_call_key call;
+	struct marker_funcs __rcu *funcs;
+	struct module *mod;
+	struct marker_entry *entry;
+	struct list_head node;
+	bool busy;
+};
+
+/**
+ * struct marker_probe - a probe, as its module declares it
+ * @marker: name of the marker to connect to
+ * @sig: the signature the probe expects (ignored for generic probes)
+ * @func: the probe function
+ * @data: passed to @func as its first argument
+ * @owner: the module @func lives in
+ * @generic: @func is a marker_generic_fn
+ * @node: registry bookkeeping (under marker_mutex)
+ * @registered: registry bookkeeping (under marker_mutex)
+ *
+ * Declare with MARKER_PROBE() or MARKER_PROBE_GENERIC(); the registry keeps
+ * a pointer to it until marker_probe_unregister().
+ */
+struct marker_probe {
+	const char *marker;
+	const char *sig;
+	void *func;
+	void *data;
+	struct module *owner;
+	bool generic;
+	struct list_head node;
+	bool registered;
+};
+
+/* -- Argument plumbing, shared by MARK() and MARKER_PROBE() ------------- */
+
+#define __MARKER_CAT_(a, b)	a##b
+#define __MARKER_CAT(a, b)	__MARKER_CAT_(a, b)
+#define __MARKER_NARGS_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, n, ...) n
+#define __MARKER_NARGS(...) \
+	__MARKER_NARGS_(_, ##__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+/* __MARKER_MAP(m, sep, a, b, ...) -> m(1, a) sep() m(2, b) ... */
+#define __MARKER_MAP(m, sep, ...) \
+	__MARKER_CAT(__MARKER_MAP_, __MARKER_NARGS(__VA_ARGS__))(m, sep, ##__VA_ARGS__)
+#define __MARKER_MAP_0(m, s)
+#define __MARKER_MAP_1(m, s, a)		m(1, a)
+#define __MARKER_MAP_2(m, s, a, ...)	m(2, a) s() __MARKER_MAP_1(m, s, __VA_ARGS__)
+#define __MARKER_MAP_3(m, s, a, ...)	m(3, a) s() __MARKER_MAP_2(m, s, __VA_ARGS__)
+#define __MARKER_MAP_4(m, s, a, ...)	m(4, a) s() __MARKER_MAP_3(m, s, __VA_ARGS__)
+#define __MARKER_MAP_5(m, s, a, ...)	m(5, a) s() __MARKER_MAP_4(m, s, __VA_ARGS__)
+#define __MARKER_MAP_6(m, s, a, ...)	m(6, a) s() __MARKER_MAP_5(m, s, __VA_ARGS__)
+#define __MARKER_MAP_7(m, s, a, ...)	m(7, a) s() __MARKER_MAP_6(m, s, __VA_ARGS__)
+#define __MARKER_MAP_8(m, s, a, ...)	m(8, a) s() __MARKER_MAP_7(m, s, __VA_ARGS__)
+#define __MARKER_MAP_9(m, s, a, ...)	m(9, a) s() __MARKER_MAP_8(m, s, __VA_ARGS__)
+#define __MARKER_MAP_10(m, s, a, ...)	m(10, a) s() __MARKER_MAP_9(m, s, __VA_ARGS__)
+#define __MARKER_SEP_NONE()
+#define __MARKER_SEP_COMMA()	,
+
+/* The signature character of an expression (arrays decay, as in a call). */
+#define __MARKER_TYPE_CODE(x) _Generic((x),				\
+	_Bool: MARKER_TYPE_BOOL,					\
+	char: MARKER_TYPE_CHAR, signed char: MARKER_TYPE_CHAR,		\
+	unsigned char: MARKER_TYPE_UCHAR,				\
+	short: MARKER_TYPE_SHORT, unsigned short: MARKER_TYPE_USHORT,	\
+	int: MARKER_TYPE_INT, unsigned int: MARKER_TYPE_UINT,		\
+	long: MARKER_TYPE_LONG, unsigned long: MARKER_TYPE_ULONG,	\
+	long long: MARKER_TYPE_LLONG,					\
+	unsigned long long: MARKER_TYPE_ULLONG,				\
+	char *: MARKER_TYPE_STRING, const char *: MARKER_TYPE_STRING,	\
+	default: MARKER_TYPE_PTR)
+
+#define __MARKER_ARG_CODE(i, a)		__MARKER_TYPE_CODE(a),
+#define __MARKER_TYPE_SIG(i, t)		__MARKER_TYPE_CODE((t)0),
+#define __MARKER_ARG_LOCAL(i, a)	__auto_type __marg##i = (a);
+#define __MARKER_ARG_NAME(i, a)		__marg##i
+#define __MARKER_ARG_TYPE(i, a)		typeof(__marg##i)
+#define __MARKER_ARG_U64(i, a)		(u64)(__marg##i),
+
+/* The arguments must be integers or pointers. */
+#define __MARKER_ARGS(m, sep, ...) __MARKER_MAP(m, sep, ##__VA_ARGS__)
+
+/* -- The site ------------------------------------------------------------- */
+
+#if IS_ENABLED(CONFIG_MARKERS)
+
+#if defined(CONFIG_JUMP_LABEL) && !defined(MARKERS_FORCE_PORTABLE)
+#define __MARKER_MODE		MARKER_MODE_NEARZERO
+#define __MARKER_ARMED(site)	static_branch_unlikely(&(site)->key)
+#else
+#define __MARKER_MODE		MARKER_MODE_PORTABLE
+#define __MARKER_ARMED(site)	unlikely(READ_ONCE((site)->jump) != MARKER_JUMP_OVER)
+#endif
+
+/*
+ * The kprobe symbol: a local text label at the join point right after the
+ * site's NOP (or compare and branch), so it runs whether or not the marker
+ * is armed. Volatile asm keeps it in order with the site's own asm; .ifndef
+ * keeps only the first of several sites with one name in a file.
+ *
+ * kprobe_events (and so perf probe and bpftrace) refuse an address whose
+ * kallsyms "function" has no ftrace location, and a label starts such a
+ * function. They accept a suffixed name, foo.part, when foo is traceable:
+ * so the label is preceded by an alias with that shape, whose base is a
+ * small traceable function of the file's own, and the addresses after the
+ * label stay probeable too.
+ */
+static void __maybe_unused __marker_kprobe_anchor(void)
+{
+}
+
+#define __MARKER_KPROBE_SYM(name)					\
+	asm volatile(".ifndef __mark_kprobe_" #name "\n"		\
+		     "__marker_kprobe_anchor.__mark_kprobe_" #name ":\n"	\
+		     "__mark_kprobe_" #name ":\n"			\
+		     ".endif\n" : : "i" (__marker_kprobe_anchor))
+
+#if defined(CONFIG_HAVE_STATIC_CALL) && defined(CONFIG_X86_64)
+/*
+ * A static-call trampoline of the site's own, in the layout x86's
+ * arch_static_call_transform() validates: a 5-byte JMP (to the return
+ * thunk: "no probe"), then the 0f b9 cc signature. Retargeting it is the
+ * 2006 "call target" update, done by text_poke_bp(). The name is not
+ * __SCT__-prefixed, so objtool leaves the calls to it alone, and the
+ * trampoline is exempted from stack validation because of the signature.
+ */
+#define __MARKER_TRAMP_DECL(id, tsym, ...)				\
+	extern void __marker_tramp_##id(void * __MARKER_ARGS(		\
+		__MARKER_ARG_TYPEOF_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
+		asm(tsym);						\
+	asm(".pushsection .static_call.text, \"ax\"\n"			\
+	    ".ifndef " tsym "\n"					\
+	    ".align 4\n"						\
+	    tsym ":\n"							\
+	    ".byte 0xe9; .long __x86_return_thunk - (. + 4)\n"		\
+	    ".byte 0x0f, 0xb9, 0xcc\n"					\
+	    ".type " tsym ", @function\n"				\
+	    ".size " tsym ", . - " tsym "\n"				\
+	    ".pushsection .discard.func_stack_frame_non_standard, \"aw\"\n" \
+	    ".quad " tsym "\n"						\
+	    ".popsection\n"						\
+	    ".endif\n"							\
+	    ".popsection\n")
+#define __MARKER_TRAMP_ADDR(id)		((void *)__marker_tramp_##id)
+#define __MARKER_CALL_INIT		{ .func = NULL, { .type = 1 } }
+#define __MARKER_CALL_ONE(id, f, ...)	__marker_tramp_##id(__VA_ARGS__)
+#else
+#define __MARKER_TRAMP_DECL(id, tsym, ...)
+#define __MARKER_TRAMP_ADDR(id)		NULL
+#define __MARKER_CALL_ONE(id, f, ...)	((f)__mf->f[0].func)(__VA_ARGS__)
+#define __MARKER_CALL_INIT		{ .func = NULL }
+#endif
+
+#define __MARKER_TRAMP_SYM(name, id) \
+	"__marker_tramp_" #name "_" __stringify(id)
+
+/*
+ * The armed path: evaluate the arguments once, then call the connected
+ * probes with preemption disabled (the registry's grace period is
+ * synchronize_rcu(), which waits for such sections).
+ */
+#define __MARKER_FIRE(site, id, ...)					\
+do {									\
+	struct marker_funcs *__mf;					\
+	__MARKER_ARGS(__MARKER_ARG_LOCAL, __MARKER_SEP_NONE, ##__VA_ARGS__) \
+	preempt_disable_notrace();					\
+	__mf = rcu_dereference_sched((site)->funcs);			\
+	if (likely(__mf)) {						\
+		if (__mf->direct) {					\
+			__MARKER_CALL_ONE(id, void (*)(void * __MARKER_ARGS( \
+					__MARKER_ARG_TYPE_C,		\
+					__MARKER_SEP_NONE, ##__VA_ARGS__)), \
+				__mf->f[0].data __MARKER_ARGS(		\
+					__MARKER_ARG_NAME_C,		\
+					__MARKER_SEP_NONE, ##__VA_ARGS__)); \
+		} else {						\
+			const u64 __margv[] = {				\
+				__MARKER_ARGS(__MARKER_ARG_U64,		\
+					__MARKER_SEP_NONE, ##__VA_ARGS__) 0 \
+			};						\
+			unsigned int __mi;				\
+									\
+			for (__mi = 0; __mi < __mf->nr; __mi++) {	\
+				struct marker_func *__mp = &__mf->f[__mi]; \
+									\
+				if (__mp->generic)			\
+					((marker_generic_fn)__mp->func)( \
+						__mp->data, (site), __margv); \
+				else					\
+					((void (*)(void * __MARKER_ARGS( \
+						__MARKER_ARG_TYPE_C,	\
+						__MARKER_SEP_NONE,	\
+						##__VA_ARGS__)))__mp->func)( \
+						__mp->data __MARKER_ARGS( \
+						__MARKER_ARG_NAME_C,	\
+						__MARKER_SEP_NONE,	\
+						##__VA_ARGS__));	\
+			}						\
+		}							\
+	}								\
+	preempt_enable_notrace();					\
+} while (0)
+
+#define __MARKER_ARG_TYPE_C(i, a)	, typeof(__marg##i)
+#define __MARKER_ARG_TYPEOF_C(i, a)	, typeof(a)
+#define __MARKER_ARG_NAME_C(i, a)	, __marg##i
+
+#define __MARK(_name, id, _fmt, ...)					\
+do {									\
+	static const char __marker_sig_##_name[] = {			\
+		__MARKER_ARGS(__MARKER_ARG_CODE, __MARKER_SEP_NONE,	\
+			      ##__VA_ARGS__) '\0'			\
+	};								\
+	__MARKER_TRAMP_DECL(id, __MARKER_TRAMP_SYM(_name, id), ##__VA_ARGS__); \
+	static struct marker_site __marker_site_##_name			\
+	__aligned(8) __section("__markers") = {				\
+		.abi	= MARKER_SITE_ABI,				\
+		.mode	= __MARKER_MODE,				\
+		.nargs	= __MARKER_NARGS(__VA_ARGS__),			\
+		.name	= #_name,					\
+		.format	= _fmt,						\
+		.sig	= __marker_sig_##_name,				\
+		.tramp	= __MARKER_TRAMP_ADDR(id),			\
+		.key	= STATIC_KEY_FALSE_INIT,			\
+		.jump	= MARKER_JUMP_OVER,				\
+		.call	= __MARKER_CALL_INIT,				\
+	};								\
+	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
+	if (__MARKER_ARMED(&__marker_site_##_name))			\
+		__MARKER_FIRE(&__marker_site_##_name, id, ##__VA_ARGS__); \
+	__MARKER_KPROBE_SYM(_name);					\
+} while (0)
+
+/* Expands @id (__COUNTER__) once, so that every use in __MARK() agrees. */
+#define __MARK_ID(_name, id, _fmt, ...)	__MARK(_name, id, _fmt, ##__VA_ARGS__)
+
+#else /* !CONFIG_MARKERS */
+
+#define __MARK_ID(_name, id, _fmt, ...)	do { } while (0)
+
+
+#endif /* CONFIG_MARKERS */
+
+static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
+{
+}
+
+/**
+ * MARK() - annotate a point of interest
+ * @name: the marker's name, a C identifier; unique to what it marks, since
+ *	every MARK() with this name arms together and must pass the same types
+ * @fmt: printf format describing the arguments (checked at compile time)
+ * @...: the arguments: integers or pointers, at most MARKER_MAX_ARGS,
+ *	evaluated only while the marker is armed
+ *
+ * Context: any, including NMI; the probes run with preemption disabled.
+ */
+#define MARK(name, fmt, ...)						\
+do {									\
+	if (0)								\
+		__marker_check_format(fmt, ##__VA_ARGS__);		\
+	__MARK_ID(name, __COUNTER__, fmt, ##__VA_ARGS__);		\
+} while (0)
+
+/* -- Probes ----------------------------------------------------------------- */
+
+/**
+ * MARKER_PROBE() - initializer for a typed struct marker_probe
+ * @_marker: the marker's name (an identifier, as given to MARK())
+ * @_fn: the probe, void fn(void *data, <types>)
+ * @_data: passed to @_fn as @data
+ * @...: the argument types, in order; they must be what MARK() passes
+ *
+ * Fails to compile if @_fn does not take (void *, <types>).
+ */
+#define MARKER_PROBE(_marker, _fn, _data, ...)				\
+{									\
+	.marker	= #_marker,						\
+	.sig	= (const char []){					\
+		__MARKER_ARGS(__MARKER_TYPE_SIG, __MARKER_SEP_NONE,	\
+			      ##__VA_ARGS__) '\0' }			\
+		+ BUILD_BUG_ON_ZERO(!__same_type(&(_fn),		\
+				void (*)(void *, ##__VA_ARGS__))),	\
+	.func	= (_fn),						\
+	.data	= (_data),						\
+	.owner	= THIS_MODULE,						\
+}
+
+/**
+ * MARKER_PROBE_GENERIC() - initializer for a probe that takes any marker
+ * @_marker: the marker's name
+ * @_fn: a marker_generic_fn
+ * @_data: passed to @_fn as @data
+ */
+#define MARKER_PROBE_GENERIC(_marker, _fn, _data)			\
+{									\
+	.marker	= #_marker,						\
+	.sig	= NULL,							\
+	.func	= (void *)(_fn) + BUILD_BUG_ON_ZERO(!__same_type(&(_fn),	\
+					marker_generic_fn)),		\
+	.data	= (_data),						\
+	.owner	= THIS_MODULE,						\
+	.generic = true,						\
+}
+
+#if IS_ENABLED(CONFIG_MARKERS)
+int marker_probe_register(struct marker_probe *probe);
+void marker_probe_unregister(struct marker_probe *probe);
+void marker_synchronize_unregister(void);
+#else
+static inline int marker_probe_register(struct marker_probe *probe)
+{
+	return -ENOSYS;
+}
+
+static inline void marker_probe_unregister(struct marker_probe *probe)
+{
+}
+
+static inline void marker_synchronize_unregister(void)
+{
+}
+#endif
+
+#endif /* _LINUX_MARKER_H */
