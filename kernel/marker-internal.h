@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internals of the marker registry, shared by the registry and the loader.
+ * Not to be included by annotated or probe modules: use <linux/marker.h>.
+ */
+#ifndef _KERNEL_MARKER_INTERNAL_H
+#define _KERNEL_MARKER_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/marker.h>
+#include <linux/mutex.h>
+
+/*
+ * marker_mutex protects marker_entries, every entry's sites and probes
+ * lists, every probe's bookkeeping and the arming state of every known site
+ * (key, jump, call, funcs, busy). It nests outside cpus_read_lock(),
+ * jump_label_mutex, static_call_mutex and text_mutex, which the static-key
+ * and static-call updates take.
+ */
+extern struct mutex marker_mutex;
+extern struct list_head marker_entries;
+
+/**
+ * struct marker_entry - everything the registry knows about one name
+ * @list: link in marker_entries
+ * @sites: the known sites of this name (struct marker_site.node)
+ * @probes: registered probes, connected or pending (struct marker_probe.node)
+ * @name: the marker's name
+ *
+ * An entry lives while it has a site or a probe. All fields under
+ * marker_mutex.
+ */
+struct marker_entry {
+	struct list_head list;
+	struct list_head sites;
+	struct list_head probes;
+	char name[];
+};
+
+const char *__marker_type_name(char type);
+int __marker_sig_print(char *buf, size_t size, const char *sig);
+
+#endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The marker registry: knows every MARK() site in every loaded module,
+ * connects typed probes to them and arms and disarms the sites.
+ * See Documentation/markers.rst.
+ *
+ * Discovery. Out of tree the registry may use only exported symbols and
+ * public struct module fields. A site is a static struct marker_site named
+ * __marker_site_<name>, so every annotated module lists its sites in its
+ * own symbol table (mod->kallsyms, which keeps data symbols when
+ * CONFIG_KALLSYMS_ALL=y); each candidate is checked for MARKER_SITE_ABI and
+ * for lying inside the module before it is trusted. Modules that load later
+ * are seen by a module notifier; modules loaded before the registry are
+ * found through the module kset that every module's kobject belongs to.
+ */
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/ctype.h>
+#include <linux/jump_label.h>
+#include <linux/kallsyms.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+
+#include "marker-internal.h"
+
+#if !defined(CONFIG_KALLSYMS_ALL) || !defined(CONFIG_MODULES)
+#error "marker.ko finds sites through module kallsyms: it needs CONFIG_KALLSYMS_ALL and CONFIG_MODULES"
+#endif
+
+DEFINE_MUTEX(marker_mutex);
+LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
+
+/* -- Signatures ------------------------------------------------------------ */
+
+const char *__marker_type_name(char type)
+{
+	switch (type) {
+	case MARKER_TYPE_BOOL:		return "bool";
+	case MARKER_TYPE_CHAR:		return "char";
+	case MARKER_TYPE_UCHAR:		return "unsigned char";
+	case MARKER_TYPE_SHORT:		return "short";
+	case MARKER_TYPE_USHORT:	return "unsigned short";
+	case MARKER_TYPE_INT:		return "int";
+	case MARKER_TYPE_UINT:		return "unsigned int";
+	case MARKER_TYPE_LONG:		return "long";
+	case MARKER_TYPE_ULONG:		return "unsigned long";
+	case MARKER_TYPE_LLONG:		return "long long";
+	case MARKER_TYPE_ULLONG:	return "unsigned long long";
+	case MARKER_TYPE_STRING:	return "char *";
+	case MARKER_TYPE_PTR:		return "void *";
+	}
+	return "?";
+}
+
+/* "(int, char *)" for "is"; "()" for a marker without arguments. */
+int __marker_sig_print(char *buf, size_t size, const char *sig)
+{
+	int len = scnprintf(buf, size, "(");
+
+	for (; *sig; sig++)
+		len += scnprintf(buf + len, size - len, "%s%s",
+				 __marker_type_name(*sig), sig[1] ? ", " : "");
+	return len + scnprintf(buf + len, size - len, ")");
+}
+
+static bool __marker_probe_fits(const struct marker_probe *probe,
+				const struct marker_site *site)
+{
+	return probe->generic || !strcmp(probe->sig, site->sig);
+}
+
+/* One dmesg line naming both sides of a mismatch. */
+static void __marker_report_mismatch(const struct marker_probe *probe,
+				     const struct marker_site *site)
+{
+	char want[128], have[128];
+
+	__marker_sig_print(want, sizeof(want), probe->sig);
+	__marker_sig_print(have, sizeof(have), site->sig);
+	pr_err("%s: signature mismatch: probe %ps takes %s, marker in %s passes %s\n",
+	       site->name, probe->func, want, module_name(site->mod), have);
+}
+
+/* -- Entries ---------------------------------------------------------------- */
+
+static struct marker_entry *__marker_entry_find(const char *name)
+{
+	struct marker_entry *e;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+static struct marker_entry *__marker_entry_get(const char *name)
+{
+	struct marker_entry *e = __marker_entry_find(name);
+
+	if (e)
+		return e;
+	e = kzalloc(struct_size(e, name, strlen(name) + 1), GFP_KERNEL);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	strcpy(e->name, name);
+	INIT_LIST_HEAD(&e->sites);
+	INIT_LIST_HEAD(&e->probes);
+	list_add_tail(&e->list, &marker_entries);
+	return e;
+}
+
+/* Forget @e once nothing refers to it. */
+static void __marker_entry_put(struct marker_entry *e)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (!list_empty(&e->sites) || !list_empty(&e->probes))
+		return;
+	list_del(&e->list);
+	kfree(e);
+}
+
+/* -- Site state ------------------------------------------------------------- */
+
+/* Decode the instruction at a jump-label site: its length, and whether it is a NOP. */
+static int __marker_insn(const u8 *p, bool *nop)
+{
+	static const u8 nop2[] = { BYTES_NOP2 }, nop5[] = { BYTES_NOP5 };
+
+	*nop = true;
+	if (!memcmp(p, nop2, sizeof(nop2)))
+		return sizeof(nop2);
+	if (!memcmp(p, nop5, sizeof(nop5)))
+		return sizeof(nop5);
+	*nop = false;
+	switch (p[0]) {
+	case 0xeb:			/* JMP rel8 */
+		return 2;
+	case 0xe9:			/* JMP rel32 */
+		return 5;
+	}
+	return 1;
+}
+
+/*
+ * Look at the code of every jump-table entry of @site's key, printing its
+ * bytes to @m if given. Returns the number of entries, or -1 when any of
+ * them is not a NOP.
+ */
+static int __marker_site_code(const struct marker_site *site,
+			      struct seq_file *m)
+{
+	struct jump_entry *iter;
+	int n = 0, len, i;
+	bool all_nops = true, nop;
+
+	if (!site->mod)
+		return 0;
+	for (iter = site->mod->jump_entries;
+	     iter < site->mod->jump_entries + site->mod->num_jump_entries; iter++) {
+		const u8 *code = (const u8 *)jump_entry_code(iter);
+
+		/* init text may be gone already: only the core's sites are read */
+		if (jump_entry_key(iter) != &site->key.key ||
+		    jump_entry_is_init(iter))
+			continue;
+		len = __marker_insn(code, &nop);
+		all_nops &= nop;
+		if (m) {
+			seq_puts(m, n ? "," : "");
+			for (i = 0; i < len; i++)
+				seq_printf(m, "%02x", code[i]);
+		}
+		n++;
+	}
+	if (m && !n)
+		seq_puts(m, "-");
+	return all_nops ? n : -1;
+}
+
+/*
+ * Is @site as MARK() left it: disarmed, the trampoline at its default and,
+ * in near-zero mode, every patched byte a NOP?
+ */
+static bool __marker_site_at_defaults(const struct marker_site *site)
+{
+	if (rcu_access_pointer(site->funcs) || READ_ONCE(site->call.func))
+		return false;
+	if (site->mode == MARKER_MODE_NEARZERO)
+		return !static_key_enabled(&site->key) &&
+		       __marker_site_code(site, NULL) >= 0;
+	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
+}
+
+/* Patch the site itself: the last step of arming, the first of disarming. */
+static void __marker_site_patch(struct marker_site *site, bool on)
+{
+	if (site->mode == MARKER_MODE_NEARZERO) {
+		if (on)
+			static_branch_enable(&site->key);
+		else
+			static_branch_disable(&site->key);
+	} else {
+		/* read by __MARKER_ARMED(), an aligned word-sized load */
+		WRITE_ONCE(site->jump, on ? MARKER_JUMP_CALL : MARKER_JUMP_OVER);
+	}
+}
+
+static void __marker_site_retarget(struct marker_site *site, void *func)
+{
+#ifdef CONFIG_HAVE_STATIC_CALL
+	__static_call_update(&site->call, site->tramp, func);
+#endif
+}
+
+/*
+ * The probes of @e that fit @site, as a new array. NULL when there are
+ * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
+ */
+static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
+						 struct marker_site *site)
+{
+	struct marker_probe *probe;
+	struct marker_funcs *funcs;
+	unsigned int nr = 0;
+
+	list_for_each_entry(probe, &e->probes, node)
+		nr += __marker_probe_fits(probe, site);
+	if (!nr)
+		return NULL;
+	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
+	if (!funcs)
+		return ERR_PTR(-ENOMEM);
+	list_for_each_entry(probe, &e->probes, node) {
+		if (!__marker_probe_fits(probe, site))
+			continue;
+		funcs->f[funcs->nr].func = probe->func;
+		funcs->f[funcs->nr].data = probe->data;
+		funcs->f[funcs->nr].generic = probe->generic;
+		funcs->nr++;
+	}
+	return funcs;
+}
+
+static bool __marker_funcs_has(const struct marker_funcs *funcs,
+			       const struct marker_probe *probe)
+{
+	unsigned int i;
+
+	for (i = 0; funcs && i < funcs->nr; i++)
+		if (funcs->f[i].func == probe->func &&
+		    funcs->f[i].data == probe->data)
+			return true;
+	return false;
+}
+
+/*
+ * Move @site to @new (NULL: no probes). State transitions:
+ *
+ *   0 -> N: retarget the trampoline when a single typed probe can be called
+ *	     directly (it is at its default: nobody calls it), publish, then
+ *	     patch the site.
+ *   N -> M: publish; direct only if the trampoline already targets the
+ *	     one probe left (it is retargeted only from 0 -> 1).
+ *   N -> 0: patch the site back, unpublish; the trampoline is reset by
+ *	     __marker_sync() after the grace period.
+ *
+ * The old array is freed after a grace period.
+ */
+static void __marker_site_set(struct marker_site *site, struct marker_funcs *new)
+{
+	struct marker_funcs *old;
+	bool single;
+
+	lockdep_assert_held(&marker_mutex);
+	old = rcu_dereference_protected(site->funcs,
+					lockdep_is_held(&marker_mutex));
+	single = new && site->tramp && new->nr == 1 && !new->f[0].generic;
+
+	if (!old && new) {
+		if (single) {
+			__marker_site_retarget(site, new->f[0].func);
+			new->direct = true;
+		}
+		/* read by __MARKER_FIRE() under preempt_disable_notrace() */
+		rcu_assign_pointer(site->funcs, new);
+		__marker_site_patch(site, true);
+	} else if (old && new) {
+		new->direct = single && READ_ONCE(site->call.func) == new->f[0].func;
+		rcu_assign_pointer(site->funcs, new);
+	} else if (old) {
+		__marker_site_patch(site, false);
+		rcu_assign_pointer(site->funcs, NULL);
+	}
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/*
+ * Wait until no CPU runs a probe that was just disconnected, then put back
+ * the trampolines of the sites that lost their last probe. One grace period
+ * for the whole batch.
+ */
+static void __marker_sync(void)
+{
+	struct marker_entry *e;
+	struct marker_site *site;
+
+	lockdep_assert_held(&marker_mutex);
+	synchronize_rcu();
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry(site, &e->sites, node)
+			if (!rcu_access_pointer(site->funcs) &&
+			    READ_ONCE(site->call.func))
+				__marker_site_retarget(site, NULL);
+}
+
+static void __marker_stub_func(void)
+{
+}
+
+/*
+ * Could not allocate the smaller array: leave the old one published with
+ * @probe replaced by a stub that ignores its arguments (a typed probe is
+ * called with more arguments than the stub takes, as tracepoints'
+ * tp_stub_func is).
+ */
+static void __marker_funcs_stub(struct marker_site *site,
+				const struct marker_probe *probe)
+{
+	struct marker_funcs *funcs;
+	unsigned int i;
+
+	funcs = rcu_dereference_protected(site->funcs,
+					  lockdep_is_held(&marker_mutex));
+	for (i = 0; i < funcs->nr; i++)
+		if (funcs->f[i].func == probe->func &&
+		    funcs->f[i].data == probe->data)
+			WRITE_ONCE(funcs->f[i].func, (void *)__marker_stub_func);
+}
+
+/* -- Probes ---------------------------------------------------------------- */
+
+/**
+ * marker_probe_register() - connect a probe to every site of its marker
+ * @probe: the probe, declared with MARKER_PROBE() or MARKER_PROBE_GENERIC();
+ *	it must stay allocated until marker_probe_unregister()
+ *
+ * Every site of @probe->marker in every loaded module is checked first: the
+ * probe's signature must match the one MARK() derived, and a site that has
+ * no probe yet must be at its defaults (not patched by anyone else). Only
+ * then is the probe connected everywhere, so a refusal leaves nothing
+ * armed. A marker with no site loaded yet is not an error: the probe stays
+ * pending and is connected to the sites of each module that loads later.
+ *
+ * Context: process context, may sleep (takes marker_mutex, cpus_read_lock).
+ * Return: 0 when connected or pending; -EINVAL for a malformed probe or a
+ * signature mismatch; -EBUSY when a site is not at its defaults; -EEXIST
+ * when the probe, or the same function with the same data, is already
+ * registered for this marker; -ENOMEM.
+ */
+int marker_probe_register(struct marker_probe *probe)
+{
+	struct marker_funcs **news = NULL;
+	struct marker_probe *iter;
+	struct marker_site *site;
+	struct marker_entry *e;
+	unsigned int nr = 0, i;
+	int ret;
+
+	if (!probe->marker || !probe->func || (!probe->generic && !probe->sig)) {
+		pr_err("refusing a probe without a marker name, function or signature\n");
+		return -EINVAL;
+	}
+
+	mutex_lock(&marker_mutex);
+	if (probe->registered) {
+		pr_err("%s: probe %ps is already registered\n", probe->marker,
+		       probe->func);
+		ret = -EEXIST;
+		goto unlock;
+	}
+	e = __marker_entry_get(probe->marker);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto unlock;
+	}
+	list_for_each_entry(iter, &e->probes, node) {
+		if (iter->func == probe->func && iter->data == probe->data) {
+			pr_err("%s: probe %ps with data %p is already registered\n",
+			       probe->marker, probe->func, probe->data);
+			ret = -EEXIST;
+			goto put_entry;
+		}
+	}
+
+	/* Check every site before touching any. */
+	list_for_each_entry(site, &e->sites, node) {
+		if (!__marker_probe_fits(probe, site)) {
+			__marker_report_mismatch(probe, site);
+			ret = -EINVAL;
+			goto put_entry;
+		}
+		if (!rcu_access_pointer(site->funcs) &&
+		    !__marker_site_at_defaults(site)) {
+			pr_err("%s: site in %s is not at its defaults (patched by someone else), refusing to arm it\n",
+			       site->name, module_name(site->mod));
+			ret = -EBUSY;
+			goto put_entry;
+		}
+		nr++;
+	}
+
+	/* Allocate every new array before publishing any. */
+	list_add_tail(&probe->node, &e->probes);
+	if (nr) {
+		news = kcalloc(nr, sizeof(*news), GFP_KERNEL);
+		if (!news) {
+			ret = -ENOMEM;
+			goto del_probe;
+		}
+	}
+	i = 0;
+	list_for_each_entry(site, &e->sites, node) {
+		news[i] = __marker_funcs_build(e, site);
+		if (IS_ERR(news[i])) {
+			ret = PTR_ERR(news[i]);
+			goto free_news;
+		}
+		i++;
+	}
+
+	i = 0;
+	list_for_each_entry(site, &e->sites, node)
+		__marker_site_set(site, news[i++]);
+	probe->registered = true;
+	kfree(news);
+	mutex_unlock(&marker_mutex);
+	return 0;
+
+free_news:
+	while (i--)
+		kfree(news[i]);
+	kfree(news);
+del_probe:
+	list_del(&probe->node);
+put_entry:
+	__marker_entry_put(e);
+unlock:
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_probe_register);
+
+/*
+ * Disconnect @probe, registered with @e, everywhere; true when a grace
+ * period is needed. The caller puts @e.
+ */
+static bool __marker_probe_detach(struct marker_entry *e,
+				  struct marker_probe *probe)
+{
+	struct marker_funcs *new;
+	struct marker_site *site;
+	bool sync = false;
+
+	lockdep_assert_held(&marker_mutex);
+	list_del(&probe->node);
+	probe->registered = false;
+
+	list_for_each_entry(site, &e->sites, node) {
+		struct marker_funcs *old = rcu_dereference_protected(site->funcs,
+					lockdep_is_held(&marker_mutex));
+
+		if (!__marker_funcs_has(old, probe))
+			continue;
+		sync = true;
+		new = __marker_funcs_build(e, site);
+		if (IS_ERR(new))
+			__marker_funcs_stub(site, probe);
+		else
+			__marker_site_set(site, new);
+	}
+	return sync;
+}
+
+/**
+ * marker_probe_unregister() - disconnect a probe from every site
+ * @probe: a probe given to marker_probe_register(); unregistering one that
+ *	is not registered warns once and does nothing
+ *
+ * Restores the defaults of every site left without a probe, waits for a
+ * grace period, so that no CPU is still running @probe when it returns,
+ * then resets the sites' trampolines. Never fails, even when memory is
+ * short.
+ *
+ * Context: process context, may sleep (takes marker_mutex, waits for RCU).
+ * Note: a module must unregister its probes before it exits; it should
+ * then call marker_synchronize_unregister().
+ */
+void marker_probe_unregister(struct marker_probe *probe)
+{
+	struct marker_entry *e;
+
+	mutex_lock(&marker_mutex);
+	e = probe->registered ? __marker_entry_find(probe->marker) : NULL;
+	if (!WARN_ON_ONCE(!e)) {
+		if (__marker_probe_detach(e, probe))
+			__marker_sync();
+		__marker_entry_put(e);
+	}
+	mutex_unlock(&marker_mutex);
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister);
+
+/**
+ * marker_synchronize_unregister() - wait for probes to finish running
+ *
+ * Waits until every probe call that started before it has returned; call
+ * it after the last marker_probe_unregister() of a module's exit, before
+ * freeing what the probes use.
+ *
+ * Context: process context, may sleep.
+ */
+void marker_synchronize_unregister(void)
+{
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
+
+/* -- Modules ----------------------------------------------------------------- */
+
+/* Claim the sites listed in @mod's symbol table and link them on @found. */
+static void __marker_module_scan(struct module *mod, struct list_head *found)
+{
+	struct mod_kallsyms *ks;
+	unsigned int i;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; ks && i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+		struct marker_site *site = (void *)sym->st_value;
+
+		/* a data symbol: "d", as a function-local static */
+		if (tolower(ks->typetab[i]) != 'd' ||
+		    !strstr(ks->strtab + sym->st_name, "__marker_site_") ||
+		    !within_module(sym->st_value, mod))
+			continue;
+		if (site->abi != MARKER_SITE_ABI) {
+			pr_err("%s: site %s has ABI %#x, expected %#x: ignoring it (rebuild %s against this marker.h)\n",
+			       mod->name, ks->strtab + sym->st_name, site->abi,
+			       MARKER_SITE_ABI, mod->name);
+			continue;
+		}
+		if (site->mod)		/* already known */
+			continue;
+		site->mod = mod;
+		list_add_tail(&site->node, found);
+	}
+	preempt_enable();
+}
+
+/* Learn the sites of @mod and connect the pending probes that fit. */
+static void __marker_module_add(struct module *mod)
+{
+	struct marker_site *site, *tmp;
+	struct marker_probe *probe;
+	struct marker_funcs *funcs;
+	struct marker_entry *e;
+	LIST_HEAD(found);
+
+	lockdep_assert_held(&marker_mutex);
+	__marker_module_scan(mod, &found);
+	list_for_each_entry_safe(site, tmp, &found, node) {
+		list_del(&site->node);
+		e = __marker_entry_get(site->name);
+		if (IS_ERR(e)) {
+			pr_err("%s: no memory to track site %s, it stays disarmed\n",
+			       mod->name, site->name);
+			site->mod = NULL;
+			continue;
+		}
+		site->entry = e;
+		list_add_tail(&site->node, &e->sites);
+		if (list_empty(&e->probes))
+			continue;
+		if (!__marker_site_at_defaults(site)) {
+			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it\n",
+			       site->name, mod->name);
+			continue;
+		}
+		list_for_each_entry(probe, &e->probes, node)
+			if (!__marker_probe_fits(probe, site))
+				__marker_report_mismatch(probe, site);
+		funcs = __marker_funcs_build(e, site);
+		if (IS_ERR(funcs)) {
+			pr_err("%s: no memory to arm site in %s\n", site->name,
+			       mod->name);
+			continue;
+		}
+		__marker_site_set(site, funcs);
+	}
+}
+
+/* @mod is going: forget its sites, and detach probes it left registered. */
+static void __marker_module_remove(struct module *mod)
+{
+	struct marker_probe *probe, *ptmp;
+	struct marker_site *site, *stmp;
+	struct marker_entry *e, *etmp;
+	bool sync = false;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
+		list_for_each_entry_safe(probe, ptmp, &e->probes, node) {
+			if (probe->owner != mod)
+				continue;
+			pr_err("%s: module %s is going with probe %ps still registered, detaching it\n",
+			       e->name, mod->name, probe->func);
+			sync |= __marker_probe_detach(e, probe);
+		}
+	}
+	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
+		list_for_each_entry_safe(site, stmp, &e->sites, node) {
+			struct marker_funcs *old;
+
+			if (site->mod != mod)
+				continue;
+			/* The code goes with the module: no need to unpatch. */
+			old = rcu_dereference_protected(site->funcs,
+					lockdep_is_held(&marker_mutex));
+			RCU_INIT_POINTER(site->funcs, NULL);
+			if (old)
+				kfree_rcu(old, rcu);
+			list_del(&site->node);
+			site->entry = NULL;
+			site->mod = NULL;
+		}
+		__marker_entry_put(e);
+	}
+	if (sync)
+		__marker_sync();
+}
+
+/* The registry is going: forget every site, so a new registry finds them. */
+static void __marker_forget_all(void)
+{
+	struct marker_site *site, *stmp;
+	struct marker_entry *e, *etmp;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
+		/* probe modules depend on marker.ko: they are all gone */
+		WARN_ON_ONCE(!list_empty(&e->probes));
+		list_for_each_entry_safe(site, stmp, &e->sites, node) {
+			WARN_ON_ONCE(rcu_access_pointer(site->funcs));
+			list_del(&site->node);
+			site->entry = NULL;
+			site->mod = NULL;
+		}
+		list_del(&e->list);
+		kfree(e);
+	}
+}
+
+static int __marker_module_notify(struct notifier_block *nb,
+				  unsigned long action, void *data)
+{
+	struct module *mod = data;
+
+	mutex_lock(&marker_mutex);
+	switch (action) {
+	case MODULE_STATE_COMING:
+		__marker_module_add(mod);
+		break;
+	case MODULE_STATE_GOING:
+		__marker_module_remove(mod);
+		break;
+	}
+	mutex_unlock(&marker_mutex);
+	return NOTIFY_OK;
+}
+
+/* After jump_label's notifier (priority 1) has taken the module's keys. */
+static struct notifier_block marker_module_nb = {
+	.notifier_call = __marker_module_notify,
+	.priority = 0,
+};
+
+static struct kset *__marker_module_kset(void)
+{
+#ifdef MODULE
+	return THIS_MODULE->mkobj.kobj.kset;
+#else
+	return module_kset;
+#endif
+}
+
+/*
+ * Modules loaded before the registry: every module's kobject is in the
+ * module kset. Pin each live one, then learn its sites. Runs after the
+ * notifier is registered, so a module loading meanwhile is seen by one or
+ * both; __marker_module_scan() skips sites already known.
+ */
+static int __marker_add_loaded_modules(void)
+{
+	struct kset *kset = __marker_module_kset();
+	struct module **mods;
+	struct kobject *k;
+	unsigned int nr = 0, max = 0, i;
+
+	spin_lock(&kset->list_lock);
+	list_for_each_entry(k, &kset->list, entry)
+		max++;
+	spin_unlock(&kset->list_lock);
+
+	mods = kcalloc(max, sizeof(*mods), GFP_KERNEL);
+	if (!mods)
+		return -ENOMEM;
+
+	spin_lock(&kset->list_lock);
+	list_for_each_entry(k, &kset->list, entry) {
+		struct module_kobject *mk = container_of(k, struct module_kobject, kobj);
+
+		if (nr < max && mk->mod && try_module_get(mk->mod))
+			mods[nr++] = mk->mod;
+	}
+	spin_unlock(&kset->list_lock);
+
+	for (i = 0; i < nr; i++) {
+		mutex_lock(&marker_mutex);
+		__marker_module_add(mods[i]);
+		mutex_unlock(&marker_mutex);
+		module_put(mods[i]);
+	}
+	kfree(mods);
+	return 0;
+}
+
+/* -- debugfs ---------------------------------------------------------------- */
+
+static struct dentry *marker_debugfs;
+
+static const char *__marker_site_state(const struct marker_site *site)
+{
+	if (rcu_access_pointer(site->funcs))
+		return "armed";
+	return __marker_site_at_defaults(site) ? "disarmed" : "busy";
+}
+
+/*
+ * One line per site:
+ *   name module mode state probes signature code "format"
+ * code: near-zero mode, the bytes at each patched location (a NOP while
+ * disarmed); portable mode, the jump target (over or call).
+ */
+static int marker_list_show(struct seq_file *m, void *v)
+{
+	struct marker_entry *e;
+	struct marker_site *site;
+
+	seq_puts(m, "# name module mode state probes signature code format\n");
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list) {
+		list_for_each_entry(site, &e->sites, node) {
+			struct marker_funcs *funcs;
+
+			funcs = rcu_dereference_protected(site->funcs,
+					lockdep_is_held(&marker_mutex));
+			seq_printf(m, "%s %s %s %s %u %s ", site->name,
+				   module_name(site->mod),
+				   site->mode == MARKER_MODE_NEARZERO ?
+					"near-zero" : "portable",
+				   __marker_site_state(site),
+				   funcs ? funcs->nr : 0,
+				   *site->sig ? site->sig : "-");
+			if (site->mode == MARKER_MODE_NEARZERO)
+				__marker_site_code(site, m);
+			else
+				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
+					 "over" : "call");
+			seq_printf(m, " \"%s\"\n", site->format);
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_list);
+
+/*
+ * One line per registered probe:
+ *   marker function module signature sites
+ * sites: the number of sites it is connected to; 0 means pending.
+ */
+static int marker_probes_show(struct seq_file *m, void *v)
+{
+	struct marker_probe *probe;
+	struct marker_site *site;
+	struct marker_entry *e;
+
+	seq_puts(m, "# marker function module signature sites\n");
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list) {
+		list_for_each_entry(probe, &e->probes, node) {
+			char func[KSYM_SYMBOL_LEN];
+			unsigned int nr = 0;
+
+			list_for_each_entry(site, &e->sites, node)
+				nr += __marker_funcs_has(rcu_dereference_protected(site->funcs,
+						lockdep_is_held(&marker_mutex)), probe);
+			/* the name alone: %ps appends " [module]" */
+			snprintf(func, sizeof(func), "%ps", probe->func);
+			func[strcspn(func, " ")] = '\0';
+			seq_printf(m, "%s %s %s %s %u\n", e->name, func,
+				   module_name(probe->owner),
+				   probe->generic ? "*" :
+					*probe->sig ? probe->sig : "-", nr);
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_probes);
+
+/* -- Init and exit ---------------------------------------------------------- */
+
+static int __init marker_init(void)
+{
+	int ret;
+
+	ret = register_module_notifier(&marker_module_nb);
+	if (ret)
+		return ret;
+	ret = __marker_add_loaded_modules();
+	if (ret)
+		goto err_notifier;
+	marker_debugfs = debugfs_create_dir("markers", NULL);
+	debugfs_create_file("list", 0400, marker_debugfs, NULL, &marker_list_fops);
+	debugfs_create_file("probes", 0400, marker_debugfs, NULL,
+			    &marker_probes_fops);
+	return 0;
+
+err_notifier:
+	unregister_module_notifier(&marker_module_nb);
+	mutex_lock(&marker_mutex);
+	__marker_forget_all();
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+
+static void __exit marker_exit(void)
+{
+	debugfs_remove_recursive(marker_debugfs);
+	unregister_module_notifier(&marker_module_nb);
+	mutex_lock(&marker_mutex);
+	__marker_forget_all();
+	mutex_unlock(&marker_mutex);
+}
+
+module_init(marker_init);
+module_exit(marker_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Static markers: the registry of sites and probes");
