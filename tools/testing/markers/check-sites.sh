@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check-sites.sh MODE MODULE.ko... - what the disarmed sites compile to,
+# read from the built modules with objdump. Prints "OK|FAIL description"
+# lines for check.sh.
+#
+# portable: every load from a site descriptor is followed by a compare
+# and a conditional branch: the disarmed path is one load, a compare and a
+# branch, with no indirect branch. (The armed path's load of ->funcs has
+# the same shape.) near-zero: the code at every jump-table entry of a
+# site's key is a 2- or 5-byte NOP, as objtool left it (the guest checks
+# the bytes again after the module loader).
+
+set -euo pipefail
+
+mode=$1
+shift
+for ko in "$@"; do
+	name=$(basename "$ko" .ko)
+	sites=$(nm "$ko" | grep -c ' [dD] __marker_site_' || true)
+	[ "$sites" -gt 0 ] || continue
+	# Each instruction that reads a site's descriptor (a relocation
+	# against __markers), with the two that follow it.
+	report=$(objdump -dr --no-show-raw-insn "$ko" | awk '
+		/^ *[0-9a-f]+:\t/ {
+			if (want) { printf " | %s", $0; if (--want == 0) print "" }
+			cur = $0; next
+		}
+		/R_X86_64_PC32\t__markers\+/ { printf "LOAD %s", cur; want = 2 }
+	' | tr -s ' \t' ' ')
+	loads=$(grep -c '^LOAD' <<<"$report" || true)
+	# one load, then: cmp+jcc, or mov into a register, test/cmp, jcc
+	bad=$(grep '^LOAD' <<<"$report" | grep -vcE \
+		'^LOAD [0-9a-f]+: cmp[bwlq]? [^|]* \| [0-9a-f]+: j[a-z]+ |^LOAD [0-9a-f]+: mov[bwlq]? [^|]*\| [0-9a-f]+: (test|cmp)[bwlq]? [^|]* \| [0-9a-f]+: j[a-z]+ ' || true)
+	bad=$((bad + $(grep -cE '\| [0-9a-f]+: jmp ' <<<"$report" || true)))
+	if [ "$mode" = portable ]; then
+		if [ "$loads" -ge "$sites" ] && [ "$bad" -eq 0 ]; then
+			echo "OK $mode: $name: $sites sites, each load of a site is compared and branched on conditionally ($loads loads)"
+		else
+			echo "FAIL $mode: $name: $sites sites, $loads loads, $bad not followed by a compare and a jcc"
+			echo "$report" >&2
+		fi
+	else
+		# The jump-table entries of the sites' keys (code, target and
+		# key relocations, 16 bytes an entry): their code must be NOPs.
+		nops=0 others=''
+		while read -r sec off; do
+			hex=$(objdump -s -j "$sec" --start-address=$((off)) \
+				--stop-address=$((off + 5)) "$ko" |
+				awk '/^ [0-9a-f]+ / { print $2 $3 }')
+			case "$hex" in
+			6690*|0f1f440000*) nops=$((nops + 1)) ;;
+			*) others="$others $sec+$off:$hex" ;;
+			esac
+		done < <(objdump -r -j __jump_table "$ko" | awk '
+			$2 == "R_X86_64_PC32" && $1 ~ /0$/ { split($3, c, "+"); code = c[1] " " c[2] }
+			$2 == "R_X86_64_PC64" && $3 ~ /^__markers\+/ { print code }
+		')
+		if [ "$nops" -ge "$sites" ] && [ -z "$others" ]; then
+			echo "OK $mode: $name: $sites sites, each disarmed site a single NOP ($nops patchable locations)"
+		else
+			echo "FAIL $mode: $name: $sites sites, $nops NOPs, not NOPs:$others"
+		fi
+	fi
+done

@@ -1,0 +1,345 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run-tests.sh - the markers integration suite, run inside the QEMU guest
+# by vm.sh (busybox sh). The payload holds the modules and a file "mode"
+# saying which mode they were built in (near-zero or portable).
+#
+# Each test is a function that returns 0 on success; "fail MSG" explains a
+# failure. Tests run in order and build on each other's state: the
+# registry stays loaded from the first test to the last but one.
+
+# shellcheck source=SCRIPTDIR/ktap.sh
+. ./ktap.sh
+
+MODE=$(cat mode)
+DBG=/sys/kernel/debug
+LIST=$DBG/markers/list
+PROBES=$DBG/markers/probes
+TRACING=/sys/kernel/tracing
+
+# Keep the console for TAP lines; the kernel log is printed at the end,
+# where vm.sh looks for warnings and oopses.
+echo 1 >/proc/sys/kernel/printk
+
+fail() {
+	ktap_print_msg "$*"
+	return 1
+}
+
+# site NAME MODULE: the listing lines of NAME's sites in MODULE
+site() {
+	grep "^$1 $2 " "$LIST"
+}
+
+# field N LINE...: the Nth space-separated field
+field() {
+	n=$1
+	shift
+	echo "$*" | awk -v n="$n" '{ print $n }'
+}
+
+# state NAME MODULE: the states of NAME's sites, one word per site
+state() {
+	site "$1" "$2" | awk '{ printf "%s%s", sep, $4; sep = " " } END { print "" }'
+}
+
+hits() {
+	cat $DBG/marker_test_probe/hits
+}
+
+bad() {
+	cat $DBG/marker_test_probe/bad
+}
+
+fire() {
+	echo "$1" >$DBG/marker_test_sites/fire
+}
+
+value_lines() {
+	dmesg | grep -c 'value is 1'
+}
+
+refcnt() {
+	cat "/sys/module/$1/refcnt"
+}
+
+# Disarmed code: NOPs (near-zero) or the jump target "over" (portable).
+is_disarmed_code() {
+	if [ "$MODE" = near-zero ]; then
+		echo "$1" | grep -qE '^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+	else
+		[ "$1" = over ]
+	fi
+}
+
+is_armed_code() {
+	if [ "$MODE" = near-zero ]; then
+		echo "$1" | grep -qE '^(eb..|e9........)(,(eb..|e9........))*$'
+	else
+		[ "$1" = call ]
+	fi
+}
+
+t_registry_finds_earlier_modules() {
+	insmod marker_example.ko || return 1
+	insmod marker.ko || return 1
+	[ -r "$LIST" ] || fail "no $LIST"
+	for m in subsys_mark1 subsys_mark2 subsys_mark3; do
+		[ "$(state $m marker_example)" = disarmed ] ||
+			fail "$m: $(site $m marker_example)" || return 1
+	done
+	s=$(site subsys_mark2 marker_example)
+	[ "$(field 6 "$s")" = is ] || fail "subsys_mark2 signature: $s"
+}
+
+t_registry_finds_later_modules() {
+	insmod marker_test_sites.ko || return 1
+	for m in test_types test_noargs test_tamper test_loop; do
+		[ "$(state $m marker_test_sites)" = disarmed ] ||
+			fail "$m: $(site $m marker_test_sites)" || return 1
+	done
+	[ "$(state test_multi marker_test_sites)" = "disarmed disarmed" ] ||
+		fail "test_multi: $(site test_multi marker_test_sites)"
+}
+
+t_signatures_derived() {
+	[ "$(field 6 "$(site test_types marker_test_sites)")" = iIcHlQps ] ||
+		fail "test_types: $(site test_types marker_test_sites)" || return 1
+	[ "$(field 6 "$(site test_noargs marker_test_sites)")" = - ] ||
+		fail "test_noargs: $(site test_noargs marker_test_sites)"
+}
+
+t_mode_is_built_mode() {
+	modes=$(awk '!/^#/ { print $3 }' "$LIST" | sort -u)
+	[ "$modes" = "$MODE" ] || fail "modes in the listing: $modes"
+}
+
+t_disarmed_sites_are_defaults() {
+	n=0
+	while read -r name mod mode st probes sig code fmt; do
+		case "$name" in \#*) continue ;; esac
+		is_disarmed_code "$code" ||
+			fail "$name in $mod: code $code" || return 1
+		n=$((n + 1))
+	done <"$LIST"
+	[ "$n" -ge 9 ] || fail "only $n sites listed"
+}
+
+t_disarmed_calls_nothing() {
+	before=$(value_lines)
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = "$before" ] || fail "a probe ran while disarmed"
+}
+
+t_probe_example_prints() {
+	ref=$(refcnt marker)
+	before=$(value_lines)
+	insmod probe_example.ko || return 1
+	[ "$(state subsys_mark1 marker_example)" = armed ] ||
+		fail "$(site subsys_mark1 marker_example)" || return 1
+	code=$(field 7 "$(site subsys_mark1 marker_example)")
+	is_armed_code "$code" || fail "armed site code: $code" || return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = $((before + 1)) ] || fail "no 'value is 1'" || return 1
+	rmmod probe_example || return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = $((before + 1)) ] || fail "probe ran after rmmod" || return 1
+	code=$(field 7 "$(site subsys_mark1 marker_example)")
+	is_disarmed_code "$code" || fail "code after rmmod: $code" || return 1
+	[ "$(refcnt marker)" = "$ref" ] || fail "marker refcnt $(refcnt marker), was $ref"
+}
+
+t_typed_probe_exact_values() {
+	insmod marker_test_probe.ko probe=types || return 1
+	fire 100
+	h=$(hits) b=$(bad)
+	rmmod marker_test_probe
+	[ "$h" = 100 ] && [ "$b" = 0 ] || fail "hits $h bad $b"
+}
+
+t_generic_probe_exact_values() {
+	insmod marker_test_probe.ko probe=generic || return 1
+	fire 50
+	h=$(hits) b=$(bad)
+	rmmod marker_test_probe
+	[ "$h" = 50 ] && [ "$b" = 0 ] || fail "hits $h bad $b"
+}
+
+t_marker_without_arguments() {
+	insmod marker_test_probe.ko probe=noargs || return 1
+	fire 7
+	h=$(hits)
+	rmmod marker_test_probe
+	[ "$h" = 7 ] || fail "hits $h"
+}
+
+t_all_sites_of_a_name_arm_together() {
+	insmod marker_test_probe.ko probe=multi || return 1
+	st=$(state test_multi marker_test_sites)
+	fire 10
+	h=$(hits)
+	rmmod marker_test_probe
+	[ "$st" = "armed armed" ] || fail "states: $st" || return 1
+	[ "$h" = 20 ] || fail "hits $h, expected 2 sites x 10"
+}
+
+t_two_probes_either_order() {
+	base=$(value_lines)
+	insmod probe_example.ko || return 1
+	insmod marker_test_probe.ko probe=mark1 || return 1
+	[ "$(field 5 "$(site subsys_mark1 marker_example)")" = 2 ] ||
+		fail "$(site subsys_mark1 marker_example)" || return 1
+	cat /proc/testmark 2>/dev/null
+	rmmod probe_example		# first in, first out
+	cat /proc/testmark 2>/dev/null
+	[ "$(hits)" = 2 ] && [ "$(value_lines)" = $((base + 1)) ] ||
+		fail "after rmmod probe_example: hits $(hits) lines $(value_lines)" ||
+		return 1
+	insmod probe_example.ko || return 1
+	rmmod marker_test_probe		# last in, first out
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = $((base + 2)) ] ||
+		fail "after rmmod marker_test_probe: lines $(value_lines)" || return 1
+	rmmod probe_example
+	[ "$(state subsys_mark1 marker_example)" = disarmed ] ||
+		fail "$(site subsys_mark1 marker_example)"
+}
+
+t_signature_mismatch_refused() {
+	before=$(cat "$LIST" "$PROBES")
+	if insmod marker_test_probe.ko probe=mismatch 2>/tmp/err; then
+		rmmod marker_test_probe
+		fail "mismatched probe accepted"
+		return 1
+	fi
+	grep -q 'Invalid argument' /tmp/err || fail "insmod: $(cat /tmp/err)" || return 1
+	dmesg | grep -q 'test_types: signature mismatch: probe probe_int \[marker_test_probe\] takes (int), marker in marker_test_sites passes (int, unsigned int, char, unsigned short, long, unsigned long long, void \*, char \*)' ||
+		fail "no dmesg line naming both signatures" || return 1
+	[ "$(cat "$LIST" "$PROBES")" = "$before" ] || fail "listing changed"
+}
+
+t_site_not_at_defaults_refused() {
+	echo 1 >$DBG/marker_test_sites/tamper
+	before=$(cat "$PROBES")
+	if insmod marker_test_probe.ko probe=tamper 2>/tmp/err; then
+		rmmod marker_test_probe
+		echo 0 >$DBG/marker_test_sites/tamper
+		fail "armed a tampered site"
+		return 1
+	fi
+	grep -q 'busy' /tmp/err || fail "insmod: $(cat /tmp/err)" || return 1
+	dmesg | grep -q 'test_tamper: site in marker_test_sites is not at its defaults' ||
+		fail "no dmesg line" || return 1
+	[ "$(state test_tamper marker_test_sites)" = busy ] ||
+		fail "$(site test_tamper marker_test_sites)" || return 1
+	[ "$(cat "$PROBES")" = "$before" ] || fail "probe left registered" || return 1
+	echo 0 >$DBG/marker_test_sites/tamper
+	insmod marker_test_probe.ko probe=tamper || return 1
+	fire 3
+	h=$(hits)
+	rmmod marker_test_probe
+	[ "$h" = 3 ] || fail "hits after untampering: $h"
+}
+
+t_pending_probe_armed_on_arrival() {
+	rmmod marker_test_sites || return 1
+	insmod marker_test_probe.ko probe=types || return 1
+	grep -q '^test_types probe_types marker_test_probe iIcHlQps 0$' "$PROBES" ||
+		fail "not pending: $(cat "$PROBES")" || return 1
+	insmod marker_test_sites.ko || return 1
+	[ "$(state test_types marker_test_sites)" = armed ] ||
+		fail "$(site test_types marker_test_sites)" || return 1
+	fire 5
+	[ "$(hits)" = 5 ] && [ "$(bad)" = 0 ] || fail "hits $(hits) bad $(bad)"
+}
+
+t_marker_module_leaves_while_armed() {
+	rmmod marker_test_sites || return 1
+	grep -q '^test_types probe_types marker_test_probe iIcHlQps 0$' "$PROBES" ||
+		fail "probe not kept pending: $(cat "$PROBES")" || return 1
+	insmod marker_test_sites.ko || return 1
+	[ "$(state test_types marker_test_sites)" = armed ] ||
+		fail "not armed again" || return 1
+	fire 4
+	h=$(hits)
+	rmmod marker_test_probe
+	[ "$h" = 9 ] || fail "hits $h, expected 5 + 4"
+}
+
+t_rmmod_probe_while_firing() {
+	insmod marker_test_probe.ko probe=loop || return 1
+	echo 1 >$DBG/marker_test_sites/spin
+	sleep 1
+	h=$(hits)
+	rmmod marker_test_probe || return 1
+	sleep 1
+	echo 0 >$DBG/marker_test_sites/spin
+	[ "$h" -gt 0 ] || fail "the loop never hit the probe" || return 1
+	[ "$(state test_loop marker_test_sites)" = disarmed ] ||
+		fail "$(site test_loop marker_test_sites)"
+}
+
+t_registry_pinned_by_probes() {
+	insmod probe_example.ko || return 1
+	if rmmod marker 2>/dev/null; then
+		fail "rmmod marker succeeded with a probe attached"
+		return 1
+	fi
+	[ "$(state subsys_mark1 marker_example)" = armed ] || fail "disarmed" || return 1
+	rmmod probe_example
+	[ "$(refcnt marker)" = 0 ] || fail "marker refcnt $(refcnt marker)"
+}
+
+# subsys_mark3, the last of three MARK()s in a row: the symbol of the other
+# two sits on the next site's NOP, which kprobes refuse (see markers.rst).
+t_kprobe_on_symbol_marker() {
+	for m in 1 2 3; do
+		grep -q " t __mark_kprobe_subsys_mark$m	\[marker_example\]$" /proc/kallsyms ||
+			fail "no __mark_kprobe_subsys_mark$m in kallsyms" || return 1
+	done
+	echo 'p:markers/mk1 marker_example:__mark_kprobe_subsys_mark3' \
+		>$TRACING/kprobe_events || fail "$(cat $TRACING/error_log)" || return 1
+	echo 1 >$TRACING/events/markers/mk1/enable
+	for i in 1 2 3; do cat /proc/testmark 2>/dev/null; done
+	n=$(awk '$1 == "markers/mk1" || $1 == "mk1" { print $2 }' $TRACING/kprobe_profile)
+	echo 0 >$TRACING/events/markers/mk1/enable
+	echo '-:markers/mk1' >>$TRACING/kprobe_events
+	[ "$n" = 3 ] || fail "kprobe hits: $n ($(cat $TRACING/kprobe_profile))"
+}
+
+t_registry_reload_finds_sites() {
+	rmmod marker || return 1
+	insmod marker.ko || return 1
+	[ "$(state test_types marker_test_sites)" = disarmed ] &&
+		[ "$(state subsys_mark1 marker_example)" = disarmed ] ||
+		fail "$(cat "$LIST")"
+}
+
+t_unload_everything() {
+	rmmod marker_test_sites && rmmod marker_example && rmmod marker
+}
+
+TESTS="registry_finds_earlier_modules registry_finds_later_modules
+signatures_derived mode_is_built_mode disarmed_sites_are_defaults
+disarmed_calls_nothing probe_example_prints typed_probe_exact_values
+generic_probe_exact_values marker_without_arguments
+all_sites_of_a_name_arm_together two_probes_either_order
+signature_mismatch_refused site_not_at_defaults_refused
+pending_probe_armed_on_arrival marker_module_leaves_while_armed
+rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
+registry_reload_finds_sites unload_everything"
+
+ktap_print_header
+ktap_set_plan "$(echo $TESTS | wc -w)"
+for t in $TESTS; do
+	if "t_$t"; then
+		ktap_test_pass "$MODE: $t"
+	else
+		ktap_test_fail "$MODE: $t"
+	fi
+done
+
+echo "# kernel log follows"
+dmesg
+ktap_finished

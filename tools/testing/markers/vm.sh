@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vm.sh - boot a throwaway QEMU guest and run a test payload inside it.
+#
+# Usage: vm.sh [--kernel VMLINUZ] [--append "extra cmdline"] [--timeout SECS]
+#              --log LOGFILE --payload DIR
+#
+# DIR is copied whole to /payload in a busybox initramfs (together with
+# ktap.sh); the guest runs "sh ./run-tests.sh" there and powers off.  The
+# serial console (CRs stripped) ends up in LOGFILE; V=1 also streams it to
+# stdout.  Nothing is ever loaded into the host kernel.
+#
+# Kernel: --kernel, else the /boot/vmlinuz-* matching $KDIR (if set), else
+# the newest /boot/vmlinuz-*-amd64.
+#
+# Exit: the guest's run-tests.sh exit code; 1 if the log shows a crash, a
+# warning or no completion sentinel (reason on stderr); 2 on usage errors.
+
+set -euo pipefail
+
+# Extended regexes that fail the run wherever they appear in the log.
+FAIL_PATTERNS=(
+	'Oops'
+	'WARNING:'
+	'BUG:'
+	'Call Trace:'
+	'blocked for more than'
+	'Kernel panic'
+	'general protection fault'
+	'KASAN'
+	'UBSAN'
+	'possible circular locking'
+	'possible recursive locking'
+	'suspicious RCU usage'
+	'kmemleak:'
+	'soft lockup'
+	'hard LOCKUP'
+	'rcu_.*self-detected stall'
+	'unreferenced object'
+)
+
+SENTINEL='MARKERS-VM-DONE rc='
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+die() { echo "vm.sh: $1" >&2; exit "${2:-1}"; }
+usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] --log LOGFILE --payload DIR" 2; }
+
+kernel='' append='' timeout=600 log='' payload=''
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || usage
+	case "$1" in
+	--kernel)  kernel=$2 ;;
+	--append)  append=$2 ;;
+	--timeout) timeout=$2 ;;
+	--log)     log=$2 ;;
+	--payload) payload=$2 ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+{ [ -n "$log" ] && [ -d "$payload" ]; } || usage
+[ -f "$payload/run-tests.sh" ] || die "$payload/run-tests.sh missing" 2
+[[ "$timeout" =~ ^[0-9]+$ ]] || die "bad --timeout '$timeout'" 2
+
+#
+# Pick the kernel.  Debian's headers put the upstream version (e.g. 6.1.192)
+# in include/config/kernel.release and the package ABI name that /boot uses
+# (e.g. 6.1.0-57-amd64, also the modules' vermagic) in utsrelease.h, so try
+# both.
+#
+if [ -z "$kernel" ] && [ -n "${KDIR:-}" ]; then
+	for rel in "$(cat "$KDIR/include/config/kernel.release" 2>/dev/null)" \
+		   "$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+			"$KDIR/include/generated/utsrelease.h" 2>/dev/null)"; do
+		if [ -n "$rel" ] && [ -f "/boot/vmlinuz-$rel" ]; then
+			kernel=/boot/vmlinuz-$rel
+			break
+		fi
+	done
+	[ -n "$kernel" ] || die "no /boot/vmlinuz-* matches KDIR=$KDIR" 2
+fi
+if [ -z "$kernel" ]; then
+	kernel=$(printf '%s\n' /boot/vmlinuz-*-amd64 | sort -V | tail -n 1)
+fi
+[ -f "$kernel" ] || die "kernel '$kernel' not found" 2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Build the initramfs: busybox + applet links, /init, /payload.
+root=$tmp/root
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,payload}
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
+done
+ln -s bin "$root/sbin"
+install -m 0755 "$HERE/guest-init.sh" "$root/init"
+cp -a "$payload/." "$root/payload/"
+cp "$HERE/ktap.sh" "$root/payload/ktap.sh"
+(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
+	gzip -1 >"$tmp/initrd.gz"
+
+qemu=(timeout -k 10 "$timeout" qemu-system-x86_64
+	-machine q35 -cpu max -smp 2 -m 1024 -nographic -no-reboot
+	-kernel "$kernel" -initrd "$tmp/initrd.gz"
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 hung_task_panic=1 loglevel=7 $append")
+
+qrc=0
+if [ "${V:-0}" = 1 ]; then
+	"${qemu[@]}" </dev/null | tee "$tmp/serial.raw" || qrc=$?
+else
+	"${qemu[@]}" </dev/null >"$tmp/serial.raw" || qrc=$?
+fi
+tr -d '\r' <"$tmp/serial.raw" >"$log"
+
+# Judge the log.
+pattern=$(IFS='|'; echo "${FAIL_PATTERNS[*]}")
+if hit=$(grep -n -m 1 -E -- "$pattern" "$log"); then
+	die "$log:$hit"
+fi
+if ! done_line=$(grep -o -m 1 -E "${SENTINEL}[0-9]+" "$log"); then
+	[ "$qrc" -eq 124 ] && die "guest timed out after ${timeout}s (no sentinel in $log)"
+	die "guest did not finish (qemu rc=$qrc, no sentinel in $log)"
+fi
+rc=${done_line#"$SENTINEL"}
+[ "$rc" -eq 0 ] || echo "vm.sh: guest tests failed (rc=$rc), see $log" >&2
+exit "$rc"
