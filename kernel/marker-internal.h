@@ -37,7 +37,17 @@ struct marker_entry {
 	char name[];
 };
 
+struct seq_file;
+
 const char *__marker_type_name(char type);
 int __marker_sig_print(char *buf, size_t size, const char *sig);
+bool __marker_site_at_defaults(const struct marker_site *site);
+const char *__marker_site_state(const struct marker_site *site);
+int __marker_site_code(const struct marker_site *site, struct seq_file *m);
+bool __marker_funcs_has(const struct marker_funcs *funcs,
+			const struct marker_probe *probe);
+
+void marker_debugfs_init(void);
+void marker_debugfs_exit(void);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -13,9 +13,8 @@
  * are seen by a module notifier; modules loaded before the registry are
  * found through the module kset that every module's kobject belongs to.
  */
-#include <linux/debugfs.h>
-#include <linux/err.h>
 #include <linux/ctype.h>
+#include <linux/err.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kobject.h>
@@ -153,8 +152,7 @@ static int __marker_insn(const u8 *p, bool *nop)
  * bytes to @m if given. Returns the number of entries, or -1 when any of
  * them is not a NOP.
  */
-static int __marker_site_code(const struct marker_site *site,
-			      struct seq_file *m)
+int __marker_site_code(const struct marker_site *site, struct seq_file *m)
 {
 	struct jump_entry *iter;
 	int n = 0, len, i;
@@ -188,7 +186,7 @@ static int __marker_site_code(const struct marker_site *site,
  * Is @site as MARK() left it: disarmed, the trampoline at its default and,
  * in near-zero mode, every patched byte a NOP?
  */
-static bool __marker_site_at_defaults(const struct marker_site *site)
+bool __marker_site_at_defaults(const struct marker_site *site)
 {
 	if (rcu_access_pointer(site->funcs) || READ_ONCE(site->call.func))
 		return false;
@@ -196,6 +194,14 @@ static bool __marker_site_at_defaults(const struct marker_site *site)
 		return !static_key_enabled(&site->key) &&
 		       __marker_site_code(site, NULL) >= 0;
 	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
+}
+
+/* "armed", "disarmed", or "busy": not armed and not at its defaults. */
+const char *__marker_site_state(const struct marker_site *site)
+{
+	if (rcu_access_pointer(site->funcs))
+		return "armed";
+	return __marker_site_at_defaults(site) ? "disarmed" : "busy";
 }
 
 /* Patch the site itself: the last step of arming, the first of disarming. */
@@ -248,8 +254,8 @@ static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
 	return funcs;
 }
 
-static bool __marker_funcs_has(const struct marker_funcs *funcs,
-			       const struct marker_probe *probe)
+bool __marker_funcs_has(const struct marker_funcs *funcs,
+			const struct marker_probe *probe)
 {
 	unsigned int i;
 
@@ -743,91 +749,6 @@ static int __marker_add_loaded_modules(void)
 	return 0;
 }
 
-/* -- debugfs ---------------------------------------------------------------- */
-
-static struct dentry *marker_debugfs;
-
-static const char *__marker_site_state(const struct marker_site *site)
-{
-	if (rcu_access_pointer(site->funcs))
-		return "armed";
-	return __marker_site_at_defaults(site) ? "disarmed" : "busy";
-}
-
-/*
- * One line per site:
- *   name module mode state probes signature code "format"
- * code: near-zero mode, the bytes at each patched location (a NOP while
- * disarmed); portable mode, the jump target (over or call).
- */
-static int marker_list_show(struct seq_file *m, void *v)
-{
-	struct marker_entry *e;
-	struct marker_site *site;
-
-	seq_puts(m, "# name module mode state probes signature code format\n");
-	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list) {
-		list_for_each_entry(site, &e->sites, node) {
-			struct marker_funcs *funcs;
-
-			funcs = rcu_dereference_protected(site->funcs,
-					lockdep_is_held(&marker_mutex));
-			seq_printf(m, "%s %s %s %s %u %s ", site->name,
-				   module_name(site->mod),
-				   site->mode == MARKER_MODE_NEARZERO ?
-					"near-zero" : "portable",
-				   __marker_site_state(site),
-				   funcs ? funcs->nr : 0,
-				   *site->sig ? site->sig : "-");
-			if (site->mode == MARKER_MODE_NEARZERO)
-				__marker_site_code(site, m);
-			else
-				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
-					 "over" : "call");
-			seq_printf(m, " \"%s\"\n", site->format);
-		}
-	}
-	mutex_unlock(&marker_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(marker_list);
-
-/*
- * One line per registered probe:
- *   marker function module signature sites
- * sites: the number of sites it is connected to; 0 means pending.
- */
-static int marker_probes_show(struct seq_file *m, void *v)
-{
-	struct marker_probe *probe;
-	struct marker_site *site;
-	struct marker_entry *e;
-
-	seq_puts(m, "# marker function module signature sites\n");
-	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list) {
-		list_for_each_entry(probe, &e->probes, node) {
-			char func[KSYM_SYMBOL_LEN];
-			unsigned int nr = 0;
-
-			list_for_each_entry(site, &e->sites, node)
-				nr += __marker_funcs_has(rcu_dereference_protected(site->funcs,
-						lockdep_is_held(&marker_mutex)), probe);
-			/* the name alone: %ps appends " [module]" */
-			snprintf(func, sizeof(func), "%ps", probe->func);
-			func[strcspn(func, " ")] = '\0';
-			seq_printf(m, "%s %s %s %s %u\n", e->name, func,
-				   module_name(probe->owner),
-				   probe->generic ? "*" :
-					*probe->sig ? probe->sig : "-", nr);
-		}
-	}
-	mutex_unlock(&marker_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(marker_probes);
-
 /* -- Init and exit ---------------------------------------------------------- */
 
 static int __init marker_init(void)
@@ -840,10 +761,7 @@ static int __init marker_init(void)
 	ret = __marker_add_loaded_modules();
 	if (ret)
 		goto err_notifier;
-	marker_debugfs = debugfs_create_dir("markers", NULL);
-	debugfs_create_file("list", 0400, marker_debugfs, NULL, &marker_list_fops);
-	debugfs_create_file("probes", 0400, marker_debugfs, NULL,
-			    &marker_probes_fops);
+	marker_debugfs_init();
 	return 0;
 
 err_notifier:
@@ -856,7 +774,7 @@ err_notifier:
 
 static void __exit marker_exit(void)
 {
-	debugfs_remove_recursive(marker_debugfs);
+	marker_debugfs_exit();
 	unregister_module_notifier(&marker_module_nb);
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
