@@ -37,6 +37,14 @@ struct marker_entry {
 	char name[];
 };
 
+/* The probes of @site, for the registry, which holds marker_mutex. */
+static inline struct marker_funcs *
+__marker_site_funcs(const struct marker_site *site)
+{
+	return rcu_dereference_protected(site->funcs,
+					 lockdep_is_held(&marker_mutex));
+}
+
 struct seq_file;
 
 const char *__marker_type_name(char type);

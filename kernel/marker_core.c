@@ -29,9 +29,10 @@
 #include "marker-internal.h"
 
 #if !defined(CONFIG_KALLSYMS_ALL) || !defined(CONFIG_MODULES)
-#error "marker.ko finds sites through module kallsyms: it needs CONFIG_KALLSYMS_ALL and CONFIG_MODULES"
+#error "markers are found through module kallsyms: CONFIG_KALLSYMS_ALL and CONFIG_MODULES needed"
 #endif
 
+/* See marker-internal.h for what marker_mutex protects and its nesting. */
 DEFINE_MUTEX(marker_mutex);
 LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
 
@@ -285,8 +286,7 @@ static void __marker_site_set(struct marker_site *site, struct marker_funcs *new
 	bool single;
 
 	lockdep_assert_held(&marker_mutex);
-	old = rcu_dereference_protected(site->funcs,
-					lockdep_is_held(&marker_mutex));
+	old = __marker_site_funcs(site);
 	single = new && site->tramp && new->nr == 1 && !new->f[0].generic;
 
 	if (!old && new) {
@@ -343,8 +343,7 @@ static void __marker_funcs_stub(struct marker_site *site,
 	struct marker_funcs *funcs;
 	unsigned int i;
 
-	funcs = rcu_dereference_protected(site->funcs,
-					  lockdep_is_held(&marker_mutex));
+	funcs = __marker_site_funcs(site);
 	for (i = 0; i < funcs->nr; i++)
 		if (funcs->f[i].func == probe->func &&
 		    funcs->f[i].data == probe->data)
@@ -480,8 +479,7 @@ static bool __marker_probe_detach(struct marker_entry *e,
 	probe->registered = false;
 
 	list_for_each_entry(site, &e->sites, node) {
-		struct marker_funcs *old = rcu_dereference_protected(site->funcs,
-					lockdep_is_held(&marker_mutex));
+		struct marker_funcs *old = __marker_site_funcs(site);
 
 		if (!__marker_funcs_has(old, probe))
 			continue;
@@ -550,17 +548,17 @@ static void __marker_module_scan(struct module *mod, struct list_head *found)
 	preempt_disable();
 	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 0; ks && i < ks->num_symtab; i++) {
-		const Elf_Sym *sym = &ks->symtab[i];
-		struct marker_site *site = (void *)sym->st_value;
+		const char *sym = ks->strtab + ks->symtab[i].st_name;
+		unsigned long addr = ks->symtab[i].st_value;
+		struct marker_site *site = (void *)addr;
 
 		/* a data symbol: "d", as a function-local static */
 		if (tolower(ks->typetab[i]) != 'd' ||
-		    !strstr(ks->strtab + sym->st_name, "__marker_site_") ||
-		    !within_module(sym->st_value, mod))
+		    !strstr(sym, "__marker_site_") || !within_module(addr, mod))
 			continue;
 		if (site->abi != MARKER_SITE_ABI) {
 			pr_err("%s: site %s has ABI %#x, expected %#x: ignoring it (rebuild %s against this marker.h)\n",
-			       mod->name, ks->strtab + sym->st_name, site->abi,
+			       mod->name, sym, site->abi,
 			       MARKER_SITE_ABI, mod->name);
 			continue;
 		}
@@ -634,13 +632,11 @@ static void __marker_module_remove(struct module *mod)
 	}
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		list_for_each_entry_safe(site, stmp, &e->sites, node) {
-			struct marker_funcs *old;
+			struct marker_funcs *old = __marker_site_funcs(site);
 
 			if (site->mod != mod)
 				continue;
 			/* The code goes with the module: no need to unpatch. */
-			old = rcu_dereference_protected(site->funcs,
-					lockdep_is_held(&marker_mutex));
 			RCU_INIT_POINTER(site->funcs, NULL);
 			if (old)
 				kfree_rcu(old, rcu);

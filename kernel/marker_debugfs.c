@@ -27,10 +27,8 @@ static int marker_list_show(struct seq_file *m, void *v)
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
-			struct marker_funcs *funcs;
+			struct marker_funcs *funcs = __marker_site_funcs(site);
 
-			funcs = rcu_dereference_protected(site->funcs,
-					lockdep_is_held(&marker_mutex));
 			seq_printf(m, "%s %s %s %s %u %s ", site->name,
 				   module_name(site->mod),
 				   site->mode == MARKER_MODE_NEARZERO ?
@@ -70,8 +68,7 @@ static int marker_probes_show(struct seq_file *m, void *v)
 			unsigned int nr = 0;
 
 			list_for_each_entry(site, &e->sites, node)
-				nr += __marker_funcs_has(rcu_dereference_protected(site->funcs,
-						lockdep_is_held(&marker_mutex)), probe);
+				nr += __marker_funcs_has(__marker_site_funcs(site), probe);
 			/* the name alone: %ps appends " [module]" */
 			snprintf(func, sizeof(func), "%ps", probe->func);
 			func[strcspn(func, " ")] = '\0';

@@ -224,20 +224,26 @@ struct marker_probe {
 #define __MARKER_MAP_9(m, s, a, ...)	m(9, a) s() __MARKER_MAP_8(m, s, __VA_ARGS__)
 #define __MARKER_MAP_10(m, s, a, ...)	m(10, a) s() __MARKER_MAP_9(m, s, __VA_ARGS__)
 #define __MARKER_SEP_NONE()
-#define __MARKER_SEP_COMMA()	,
+#define __MARKER_COMMA(),
 
 /* The signature character of an expression (arrays decay, as in a call). */
 #define __MARKER_TYPE_CODE(x) _Generic((x),				\
-	_Bool: MARKER_TYPE_BOOL,					\
-	char: MARKER_TYPE_CHAR, signed char: MARKER_TYPE_CHAR,		\
-	unsigned char: MARKER_TYPE_UCHAR,				\
-	short: MARKER_TYPE_SHORT, unsigned short: MARKER_TYPE_USHORT,	\
-	int: MARKER_TYPE_INT, unsigned int: MARKER_TYPE_UINT,		\
-	long: MARKER_TYPE_LONG, unsigned long: MARKER_TYPE_ULONG,	\
-	long long: MARKER_TYPE_LLONG,					\
-	unsigned long long: MARKER_TYPE_ULLONG,				\
-	char *: MARKER_TYPE_STRING, const char *: MARKER_TYPE_STRING,	\
-	default: MARKER_TYPE_PTR)
+	bool : MARKER_TYPE_BOOL,					\
+	char : MARKER_TYPE_CHAR,					\
+	signed char : MARKER_TYPE_CHAR,					\
+	unsigned char : MARKER_TYPE_UCHAR,				\
+	short : MARKER_TYPE_SHORT,					\
+	unsigned short : MARKER_TYPE_USHORT,				\
+	int : MARKER_TYPE_INT,						\
+	unsigned int : MARKER_TYPE_UINT,				\
+	long : MARKER_TYPE_LONG,					\
+	unsigned long : MARKER_TYPE_ULONG,				\
+	long long : MARKER_TYPE_LLONG,					\
+	unsigned long long : MARKER_TYPE_ULLONG,			\
+	typeof((char *)0) : MARKER_TYPE_STRING,				\
+	typeof((const char *)0) : MARKER_TYPE_STRING,			\
+	default :							\
+		MARKER_TYPE_PTR)
 
 #define __MARKER_ARG_CODE(i, a)		__MARKER_TYPE_CODE(a),
 #define __MARKER_TYPE_SIG(i, t)		__MARKER_TYPE_CODE((t)0),
@@ -294,7 +300,7 @@ static void __maybe_unused __marker_kprobe_anchor(void)
  * trampoline is exempted from stack validation because of the signature.
  */
 #define __MARKER_TRAMP_DECL(id, tsym, ...)				\
-	extern void __marker_tramp_##id(void * __MARKER_ARGS(		\
+	extern void __marker_tramp_##id(void *__MARKER_ARGS(		\
 		__MARKER_ARG_TYPEOF_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
 		asm(tsym);						\
 	asm(".pushsection .static_call.text, \"ax\"\n"			\
@@ -336,7 +342,7 @@ do {									\
 	__mf = rcu_dereference_sched((site)->funcs);			\
 	if (likely(__mf)) {						\
 		if (__mf->direct) {					\
-			__MARKER_CALL_ONE(id, void (*)(void * __MARKER_ARGS( \
+			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_ARGS( \
 					__MARKER_ARG_TYPE_C,		\
 					__MARKER_SEP_NONE, ##__VA_ARGS__)), \
 				__mf->f[0].data __MARKER_ARGS(		\
@@ -356,7 +362,7 @@ do {									\
 					((marker_generic_fn)__mp->func)( \
 						__mp->data, (site), __margv); \
 				else					\
-					((void (*)(void * __MARKER_ARGS( \
+					((void (*)(void *__MARKER_ARGS( \
 						__MARKER_ARG_TYPE_C,	\
 						__MARKER_SEP_NONE,	\
 						##__VA_ARGS__)))__mp->func)( \
@@ -370,9 +376,10 @@ do {									\
 	preempt_enable_notrace();					\
 } while (0)
 
-#define __MARKER_ARG_TYPE_C(i, a)	, typeof(__marg##i)
-#define __MARKER_ARG_TYPEOF_C(i, a)	, typeof(a)
-#define __MARKER_ARG_NAME_C(i, a)	, __marg##i
+/* Each with a leading comma, to follow the probe's data argument. */
+#define __MARKER_ARG_TYPE_C(i, a)	__MARKER_COMMA() typeof(__marg##i)
+#define __MARKER_ARG_TYPEOF_C(i, a)	__MARKER_COMMA() typeof(a)
+#define __MARKER_ARG_NAME_C(i, a)	__MARKER_COMMA() __marg##i
 
 #define __MARK(_name, id, _fmt, ...)					\
 do {									\
@@ -406,7 +413,6 @@ do {									\
 #else /* !CONFIG_MARKERS */
 
 #define __MARK_ID(_name, id, _fmt, ...)	do { } while (0)
-
 
 #endif /* CONFIG_MARKERS */
 
@@ -479,7 +485,7 @@ void marker_synchronize_unregister(void);
 #else
 static inline int marker_probe_register(struct marker_probe *probe)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline void marker_probe_unregister(struct marker_probe *probe)
