@@ -19,12 +19,14 @@
  */
 extern struct mutex marker_mutex;
 extern struct list_head marker_entries;
+extern struct list_head marker_globs;
 
 /**
  * struct marker_entry - everything the registry knows about one name
  * @list: link in marker_entries
  * @sites: the known sites of this name (struct marker_site.node)
- * @probes: registered probes, connected or pending (struct marker_probe.node)
+ * @probes: registered probes naming it exactly, connected or pending
+ *	(struct marker_probe.node); pattern probes are on marker_globs
  * @name: the marker's name
  *
  * An entry lives while it has a site or a probe. All fields under
@@ -49,6 +51,9 @@ struct seq_file;
 
 const char *__marker_type_name(char type);
 int __marker_sig_print(char *buf, size_t size, const char *sig);
+bool __marker_is_glob(const char *name);
+bool __marker_probe_matches(const struct marker_probe *probe,
+			    const struct marker_entry *e);
 bool __marker_site_at_defaults(const struct marker_site *site);
 const char *__marker_site_state(const struct marker_site *site);
 int __marker_site_code(const struct marker_site *site, struct seq_file *m);
@@ -57,5 +62,7 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
 
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);
+int marker_actions_init(void);
+void marker_actions_exit(void);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -15,6 +15,7 @@
  */
 #include <linux/ctype.h>
 #include <linux/err.h>
+#include <linux/glob.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kobject.h>
@@ -35,6 +36,7 @@
 /* See marker-internal.h for what marker_mutex protects and its nesting. */
 DEFINE_MUTEX(marker_mutex);
 LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
+LIST_HEAD(marker_globs);		/* pattern probes, under marker_mutex */
 
 /* -- Signatures ------------------------------------------------------------ */
 
@@ -73,6 +75,20 @@ static bool __marker_probe_fits(const struct marker_probe *probe,
 				const struct marker_site *site)
 {
 	return probe->generic || !strcmp(probe->sig, site->sig);
+}
+
+bool __marker_is_glob(const char *name)
+{
+	return strpbrk(name, "*?[");
+}
+
+/* Does @probe, exact or pattern, name the marker of @e? */
+bool __marker_probe_matches(const struct marker_probe *probe,
+			    const struct marker_entry *e)
+{
+	if (__marker_is_glob(probe->marker))
+		return glob_match(probe->marker, e->name);
+	return !strcmp(probe->marker, e->name);
 }
 
 /* One dmesg line naming both sides of a mismatch. */
@@ -230,6 +246,23 @@ static void __marker_site_retarget(struct marker_site *site, void *func)
  * The probes of @e that fit @site, as a new array. NULL when there are
  * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
  */
+/* Exact probes of @e that fit @site, then the pattern probes matching @e. */
+#define for_each_probe_of(probe, e, site)				\
+	list_for_each_entry(probe, &(e)->probes, node)			\
+		if (__marker_probe_fits(probe, site))
+#define for_each_glob_of(probe, e)					\
+	list_for_each_entry(probe, &marker_globs, node)			\
+		if (glob_match(probe->marker, (e)->name))
+
+static void __marker_funcs_add(struct marker_funcs *funcs,
+			       const struct marker_probe *probe)
+{
+	funcs->f[funcs->nr].func = probe->func;
+	funcs->f[funcs->nr].data = probe->data;
+	funcs->f[funcs->nr].generic = probe->generic;
+	funcs->nr++;
+}
+
 static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
 						 struct marker_site *site)
 {
@@ -237,21 +270,19 @@ static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
 	struct marker_funcs *funcs;
 	unsigned int nr = 0;
 
-	list_for_each_entry(probe, &e->probes, node)
-		nr += __marker_probe_fits(probe, site);
+	for_each_probe_of(probe, e, site)
+		nr++;
+	for_each_glob_of(probe, e)
+		nr++;
 	if (!nr)
 		return NULL;
 	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
 	if (!funcs)
 		return ERR_PTR(-ENOMEM);
-	list_for_each_entry(probe, &e->probes, node) {
-		if (!__marker_probe_fits(probe, site))
-			continue;
-		funcs->f[funcs->nr].func = probe->func;
-		funcs->f[funcs->nr].data = probe->data;
-		funcs->f[funcs->nr].generic = probe->generic;
-		funcs->nr++;
-	}
+	for_each_probe_of(probe, e, site)
+		__marker_funcs_add(funcs, probe);
+	for_each_glob_of(probe, e)
+		__marker_funcs_add(funcs, probe);
 	return funcs;
 }
 
@@ -352,35 +383,123 @@ static void __marker_funcs_stub(struct marker_site *site,
 
 /* -- Probes ---------------------------------------------------------------- */
 
+/* Is @probe, or the same function with the same data, on @list already? */
+static bool __marker_probe_is_dup(const struct marker_probe *probe,
+				  struct list_head *list)
+{
+	struct marker_probe *iter;
+
+	list_for_each_entry(iter, list, node)
+		if (iter->func == probe->func && iter->data == probe->data &&
+		    !strcmp(iter->marker, probe->marker))
+			return true;
+	return false;
+}
+
+/*
+ * Can @probe be connected to every site it names? Returns the number of
+ * those sites, or -EINVAL (signature) or -EBUSY (a site not at its
+ * defaults), having said why.
+ */
+static int __marker_probe_check(const struct marker_probe *probe)
+{
+	struct marker_site *site;
+	struct marker_entry *e;
+	int nr = 0;
+
+	list_for_each_entry(e, &marker_entries, list) {
+		if (!__marker_probe_matches(probe, e))
+			continue;
+		list_for_each_entry(site, &e->sites, node) {
+			if (!__marker_probe_fits(probe, site)) {
+				__marker_report_mismatch(probe, site);
+				return -EINVAL;
+			}
+			if (!rcu_access_pointer(site->funcs) &&
+			    !__marker_site_at_defaults(site)) {
+				pr_err("%s: site in %s is not at its defaults (patched by someone else), refusing to arm it\n",
+				       site->name, module_name(site->mod));
+				return -EBUSY;
+			}
+			nr++;
+		}
+	}
+	return nr;
+}
+
+/* Connect @probe, already on its list, to the @nr sites it names. */
+static int __marker_probe_attach(const struct marker_probe *probe, int nr)
+{
+	struct marker_funcs **news;
+	struct marker_site *site;
+	struct marker_entry *e;
+	int i = 0;
+
+	if (!nr)
+		return 0;
+	/* Allocate every new array before publishing any. */
+	news = kcalloc(nr, sizeof(*news), GFP_KERNEL);
+	if (!news)
+		return -ENOMEM;
+	list_for_each_entry(e, &marker_entries, list) {
+		if (!__marker_probe_matches(probe, e))
+			continue;
+		list_for_each_entry(site, &e->sites, node) {
+			news[i] = __marker_funcs_build(e, site);
+			if (IS_ERR(news[i]))
+				goto free_news;
+			i++;
+		}
+	}
+
+	i = 0;
+	list_for_each_entry(e, &marker_entries, list)
+		if (__marker_probe_matches(probe, e))
+			list_for_each_entry(site, &e->sites, node)
+				__marker_site_set(site, news[i++]);
+	kfree(news);
+	return 0;
+
+free_news:
+	while (i--)
+		kfree(news[i]);
+	kfree(news);
+	return -ENOMEM;
+}
+
 /**
  * marker_probe_register() - connect a probe to every site of its marker
  * @probe: the probe, declared with MARKER_PROBE() or MARKER_PROBE_GENERIC();
  *	it must stay allocated until marker_probe_unregister()
  *
- * Every site of @probe->marker in every loaded module is checked first: the
- * probe's signature must match the one MARK() derived, and a site that has
- * no probe yet must be at its defaults (not patched by anyone else). Only
- * then is the probe connected everywhere, so a refusal leaves nothing
- * armed. A marker with no site loaded yet is not an error: the probe stays
- * pending and is connected to the sites of each module that loads later.
+ * Every site @probe->marker names, in every loaded module, is checked
+ * first: the probe's signature must match the one MARK() derived, and a
+ * site that has no probe yet must be at its defaults (not patched by anyone
+ * else). Only then is the probe connected everywhere, so a refusal leaves
+ * nothing armed. A marker with no site loaded yet is not an error: the
+ * probe stays pending and is connected to the sites of each module that
+ * loads later. A generic probe may name a glob pattern instead of a marker:
+ * it is connected to every marker the pattern matches, now and later.
  *
  * Context: process context, may sleep (takes marker_mutex, cpus_read_lock).
- * Return: 0 when connected or pending; -EINVAL for a malformed probe or a
- * signature mismatch; -EBUSY when a site is not at its defaults; -EEXIST
- * when the probe, or the same function with the same data, is already
- * registered for this marker; -ENOMEM.
+ * Return: 0 when connected or pending; -EINVAL for a malformed probe, a
+ * typed probe with a pattern, or a signature mismatch; -EBUSY when a site
+ * is not at its defaults; -EEXIST when the probe, or the same function with
+ * the same data, is already registered for this marker; -ENOMEM.
  */
 int marker_probe_register(struct marker_probe *probe)
 {
-	struct marker_funcs **news = NULL;
-	struct marker_probe *iter;
-	struct marker_site *site;
-	struct marker_entry *e;
-	unsigned int nr = 0, i;
+	struct marker_entry *e = NULL;
+	struct list_head *list;
 	int ret;
 
 	if (!probe->marker || !probe->func || (!probe->generic && !probe->sig)) {
 		pr_err("refusing a probe without a marker name, function or signature\n");
+		return -EINVAL;
+	}
+	if (!probe->generic && __marker_is_glob(probe->marker)) {
+		pr_err("%s: typed probe %ps needs a marker name, not a pattern\n",
+		       probe->marker, probe->func);
 		return -EINVAL;
 	}
 
@@ -391,72 +510,39 @@ int marker_probe_register(struct marker_probe *probe)
 		ret = -EEXIST;
 		goto unlock;
 	}
-	e = __marker_entry_get(probe->marker);
-	if (IS_ERR(e)) {
-		ret = PTR_ERR(e);
-		goto unlock;
-	}
-	list_for_each_entry(iter, &e->probes, node) {
-		if (iter->func == probe->func && iter->data == probe->data) {
-			pr_err("%s: probe %ps with data %p is already registered\n",
-			       probe->marker, probe->func, probe->data);
-			ret = -EEXIST;
-			goto put_entry;
+	if (__marker_is_glob(probe->marker)) {
+		list = &marker_globs;
+	} else {
+		e = __marker_entry_get(probe->marker);
+		if (IS_ERR(e)) {
+			ret = PTR_ERR(e);
+			goto unlock;
 		}
+		list = &e->probes;
 	}
+	if (__marker_probe_is_dup(probe, list)) {
+		pr_err("%s: probe %ps with data %p is already registered\n",
+		       probe->marker, probe->func, probe->data);
+		ret = -EEXIST;
+		goto put_entry;
+	}
+	ret = __marker_probe_check(probe);
+	if (ret < 0)
+		goto put_entry;
 
-	/* Check every site before touching any. */
-	list_for_each_entry(site, &e->sites, node) {
-		if (!__marker_probe_fits(probe, site)) {
-			__marker_report_mismatch(probe, site);
-			ret = -EINVAL;
-			goto put_entry;
-		}
-		if (!rcu_access_pointer(site->funcs) &&
-		    !__marker_site_at_defaults(site)) {
-			pr_err("%s: site in %s is not at its defaults (patched by someone else), refusing to arm it\n",
-			       site->name, module_name(site->mod));
-			ret = -EBUSY;
-			goto put_entry;
-		}
-		nr++;
-	}
-
-	/* Allocate every new array before publishing any. */
-	list_add_tail(&probe->node, &e->probes);
-	if (nr) {
-		news = kcalloc(nr, sizeof(*news), GFP_KERNEL);
-		if (!news) {
-			ret = -ENOMEM;
-			goto del_probe;
-		}
-	}
-	i = 0;
-	list_for_each_entry(site, &e->sites, node) {
-		news[i] = __marker_funcs_build(e, site);
-		if (IS_ERR(news[i])) {
-			ret = PTR_ERR(news[i]);
-			goto free_news;
-		}
-		i++;
-	}
-
-	i = 0;
-	list_for_each_entry(site, &e->sites, node)
-		__marker_site_set(site, news[i++]);
+	list_add_tail(&probe->node, list);
+	ret = __marker_probe_attach(probe, ret);
+	if (ret)
+		goto del_probe;
 	probe->registered = true;
-	kfree(news);
 	mutex_unlock(&marker_mutex);
 	return 0;
 
-free_news:
-	while (i--)
-		kfree(news[i]);
-	kfree(news);
 del_probe:
 	list_del(&probe->node);
 put_entry:
-	__marker_entry_put(e);
+	if (e)
+		__marker_entry_put(e);
 unlock:
 	mutex_unlock(&marker_mutex);
 	return ret;
@@ -464,31 +550,33 @@ unlock:
 EXPORT_SYMBOL_GPL(marker_probe_register);
 
 /*
- * Disconnect @probe, registered with @e, everywhere; true when a grace
- * period is needed. The caller puts @e.
+ * Disconnect @probe everywhere and take it off its list; true when a grace
+ * period is needed. The caller puts @probe's entry, if it has one.
  */
-static bool __marker_probe_detach(struct marker_entry *e,
-				  struct marker_probe *probe)
+static bool __marker_probe_detach(struct marker_probe *probe)
 {
 	struct marker_funcs *new;
 	struct marker_site *site;
+	struct marker_entry *e;
 	bool sync = false;
 
 	lockdep_assert_held(&marker_mutex);
 	list_del(&probe->node);
 	probe->registered = false;
 
-	list_for_each_entry(site, &e->sites, node) {
-		struct marker_funcs *old = __marker_site_funcs(site);
-
-		if (!__marker_funcs_has(old, probe))
+	list_for_each_entry(e, &marker_entries, list) {
+		if (!__marker_probe_matches(probe, e))
 			continue;
-		sync = true;
-		new = __marker_funcs_build(e, site);
-		if (IS_ERR(new))
-			__marker_funcs_stub(site, probe);
-		else
-			__marker_site_set(site, new);
+		list_for_each_entry(site, &e->sites, node) {
+			if (!__marker_funcs_has(__marker_site_funcs(site), probe))
+				continue;
+			sync = true;
+			new = __marker_funcs_build(e, site);
+			if (IS_ERR(new))
+				__marker_funcs_stub(site, probe);
+			else
+				__marker_site_set(site, new);
+		}
 	}
 	return sync;
 }
@@ -500,8 +588,8 @@ static bool __marker_probe_detach(struct marker_entry *e,
  *
  * Restores the defaults of every site left without a probe, waits for a
  * grace period, so that no CPU is still running @probe when it returns,
- * then resets the sites' trampolines. Never fails, even when memory is
- * short.
+ * then resets the sites' trampolines. One grace period however many sites
+ * the probe was connected to. Never fails, even when memory is short.
  *
  * Context: process context, may sleep (takes marker_mutex, waits for RCU).
  * Note: a module must unregister its probes before it exits; it should
@@ -509,15 +597,18 @@ static bool __marker_probe_detach(struct marker_entry *e,
  */
 void marker_probe_unregister(struct marker_probe *probe)
 {
-	struct marker_entry *e;
+	struct marker_entry *e = NULL;
 
 	mutex_lock(&marker_mutex);
-	e = probe->registered ? __marker_entry_find(probe->marker) : NULL;
-	if (!WARN_ON_ONCE(!e)) {
-		if (__marker_probe_detach(e, probe))
-			__marker_sync();
+	if (WARN_ON_ONCE(!probe->registered))
+		goto unlock;
+	if (!__marker_is_glob(probe->marker))
+		e = __marker_entry_find(probe->marker);
+	if (__marker_probe_detach(probe))
+		__marker_sync();
+	if (e)
 		__marker_entry_put(e);
-	}
+unlock:
 	mutex_unlock(&marker_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister);
@@ -592,24 +683,33 @@ static void __marker_module_add(struct module *mod)
 		}
 		site->entry = e;
 		list_add_tail(&site->node, &e->sites);
-		if (list_empty(&e->probes))
-			continue;
-		if (!__marker_site_at_defaults(site)) {
-			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it\n",
-			       site->name, mod->name);
-			continue;
-		}
-		list_for_each_entry(probe, &e->probes, node)
-			if (!__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, site);
 		funcs = __marker_funcs_build(e, site);
+		if (!funcs)
+			continue;
 		if (IS_ERR(funcs)) {
 			pr_err("%s: no memory to arm site in %s\n", site->name,
 			       mod->name);
 			continue;
 		}
+		if (!__marker_site_at_defaults(site)) {
+			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it\n",
+			       site->name, mod->name);
+			kfree(funcs);
+			continue;
+		}
+		list_for_each_entry(probe, &e->probes, node)
+			if (!__marker_probe_fits(probe, site))
+				__marker_report_mismatch(probe, site);
 		__marker_site_set(site, funcs);
 	}
+}
+
+/* The owner of @probe is going and left it registered. */
+static bool __marker_probe_forget(struct marker_probe *probe)
+{
+	pr_err("%s: module %s is going with probe %ps still registered, detaching it\n",
+	       probe->marker, module_name(probe->owner), probe->func);
+	return __marker_probe_detach(probe);
 }
 
 /* @mod is going: forget its sites, and detach probes it left registered. */
@@ -621,15 +721,13 @@ static void __marker_module_remove(struct module *mod)
 	bool sync = false;
 
 	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
-		list_for_each_entry_safe(probe, ptmp, &e->probes, node) {
-			if (probe->owner != mod)
-				continue;
-			pr_err("%s: module %s is going with probe %ps still registered, detaching it\n",
-			       e->name, mod->name, probe->func);
-			sync |= __marker_probe_detach(e, probe);
-		}
-	}
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry_safe(probe, ptmp, &e->probes, node)
+			if (probe->owner == mod)
+				sync |= __marker_probe_forget(probe);
+	list_for_each_entry_safe(probe, ptmp, &marker_globs, node)
+		if (probe->owner == mod)
+			sync |= __marker_probe_forget(probe);
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		list_for_each_entry_safe(site, stmp, &e->sites, node) {
 			struct marker_funcs *old = __marker_site_funcs(site);
@@ -659,7 +757,7 @@ static void __marker_forget_all(void)
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		/* probe modules depend on marker.ko: they are all gone */
-		WARN_ON_ONCE(!list_empty(&e->probes));
+		WARN_ON_ONCE(!list_empty(&e->probes) || !list_empty(&marker_globs));
 		list_for_each_entry_safe(site, stmp, &e->sites, node) {
 			WARN_ON_ONCE(rcu_access_pointer(site->funcs));
 			list_del(&site->node);
@@ -751,9 +849,12 @@ static int __init marker_init(void)
 {
 	int ret;
 
-	ret = register_module_notifier(&marker_module_nb);
+	ret = marker_actions_init();
 	if (ret)
 		return ret;
+	ret = register_module_notifier(&marker_module_nb);
+	if (ret)
+		goto err_actions;
 	ret = __marker_add_loaded_modules();
 	if (ret)
 		goto err_notifier;
@@ -765,6 +866,8 @@ err_notifier:
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+err_actions:
+	marker_actions_exit();
 	return ret;
 }
 
@@ -775,6 +878,7 @@ static void __exit marker_exit(void)
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+	marker_actions_exit();
 }
 
 module_init(marker_init);

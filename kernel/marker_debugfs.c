@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The registry's debugfs files, under /sys/kernel/debug/markers/ (root
- * only). Their formats are documented in Documentation/markers.rst.
+ * only): list, probes and control. Their formats are documented in
+ * Documentation/markers.rst and Documentation/markers-admin.rst.
  */
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "marker-internal.h"
 
@@ -14,7 +18,7 @@ static struct dentry *marker_debugfs;
 
 /*
  * One line per site:
- *   name module mode state probes signature code "format"
+ *   name module mode state probes hits signature code "format"
  * code: near-zero mode, the bytes at each patched location (a NOP while
  * disarmed); portable mode, the jump target (over or call).
  */
@@ -23,18 +27,19 @@ static int marker_list_show(struct seq_file *m, void *v)
 	struct marker_entry *e;
 	struct marker_site *site;
 
-	seq_puts(m, "# name module mode state probes signature code format\n");
+	seq_puts(m, "# name module mode state probes hits signature code format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
 			struct marker_funcs *funcs = __marker_site_funcs(site);
 
-			seq_printf(m, "%s %s %s %s %u %s ", site->name,
+			seq_printf(m, "%s %s %s %s %u %ld %s ", site->name,
 				   module_name(site->mod),
 				   site->mode == MARKER_MODE_NEARZERO ?
 					"near-zero" : "portable",
 				   __marker_site_state(site),
 				   funcs ? funcs->nr : 0,
+				   atomic_long_read(&site->hits),
 				   *site->sig ? site->sig : "-");
 			if (site->mode == MARKER_MODE_NEARZERO)
 				__marker_site_code(site, m);
@@ -49,39 +54,214 @@ static int marker_list_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(marker_list);
 
+/* One line of the probes file: @probe and the number of sites it runs at. */
+static void __marker_probe_show(struct seq_file *m,
+				const struct marker_probe *probe)
+{
+	char func[KSYM_SYMBOL_LEN];
+	struct marker_site *site;
+	struct marker_entry *e;
+	unsigned int nr = 0;
+
+	list_for_each_entry(e, &marker_entries, list)
+		if (__marker_probe_matches(probe, e))
+			list_for_each_entry(site, &e->sites, node)
+				nr += __marker_funcs_has(__marker_site_funcs(site),
+							 probe);
+	/* the name alone: %ps appends " [module]" */
+	snprintf(func, sizeof(func), "%ps", probe->func);
+	func[strcspn(func, " ")] = '\0';
+	seq_printf(m, "%s %s %s %s %u\n", probe->marker, func,
+		   module_name(probe->owner),
+		   probe->generic ? "*" : *probe->sig ? probe->sig : "-", nr);
+}
+
 /*
  * One line per registered probe:
  *   marker function module signature sites
- * sites: the number of sites it is connected to; 0 means pending.
+ * marker: a name, or a glob pattern; signature: * for a generic probe;
+ * sites: the number of sites it is connected to, 0 while it is pending.
  */
 static int marker_probes_show(struct seq_file *m, void *v)
 {
 	struct marker_probe *probe;
-	struct marker_site *site;
 	struct marker_entry *e;
 
 	seq_puts(m, "# marker function module signature sites\n");
 	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list) {
-		list_for_each_entry(probe, &e->probes, node) {
-			char func[KSYM_SYMBOL_LEN];
-			unsigned int nr = 0;
-
-			list_for_each_entry(site, &e->sites, node)
-				nr += __marker_funcs_has(__marker_site_funcs(site), probe);
-			/* the name alone: %ps appends " [module]" */
-			snprintf(func, sizeof(func), "%ps", probe->func);
-			func[strcspn(func, " ")] = '\0';
-			seq_printf(m, "%s %s %s %s %u\n", e->name, func,
-				   module_name(probe->owner),
-				   probe->generic ? "*" :
-					*probe->sig ? probe->sig : "-", nr);
-		}
-	}
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry(probe, &e->probes, node)
+			__marker_probe_show(m, probe);
+	list_for_each_entry(probe, &marker_globs, node)
+		__marker_probe_show(m, probe);
 	mutex_unlock(&marker_mutex);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_probes);
+
+/* The longest command the control file takes, with its newline. */
+#define MARKER_CONTROL_MAX	255
+
+/*
+ * A marker enabled through the control file: a pattern probe running one
+ * of the built-in actions. marker_control_mutex protects marker_controls
+ * and nests outside marker_mutex.
+ */
+struct marker_control {
+	struct list_head list;
+	struct marker_probe probe;
+	char pattern[];
+};
+
+static DEFINE_MUTEX(marker_control_mutex);
+static LIST_HEAD(marker_controls);
+
+static bool __marker_valid_pattern(const char *p)
+{
+	for (; *p; p++)
+		if (!isalnum(*p) && !strchr("_*?[]!-", *p))
+			return false;
+	return true;
+}
+
+/* Does @pattern name a marker with a site loaded? */
+static bool __marker_pattern_known(const char *pattern)
+{
+	struct marker_probe probe = { .marker = pattern };
+	struct marker_entry *e;
+	bool known = false;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list)
+		known |= !list_empty(&e->sites) &&
+			 __marker_probe_matches(&probe, e);
+	mutex_unlock(&marker_mutex);
+	return known;
+}
+
+static int marker_control_enable(const char *pattern, const char *action)
+{
+	marker_generic_fn fn = marker_action(action);
+	struct marker_control *c;
+	int ret;
+
+	lockdep_assert_held(&marker_control_mutex);
+	if (!fn) {
+		pr_err("control: unknown action '%s': count, print or stack\n",
+		       action);
+		return -EINVAL;
+	}
+	list_for_each_entry(c, &marker_controls, list) {
+		if (!strcmp(c->pattern, pattern)) {
+			pr_err("control: %s is already enabled\n", pattern);
+			return -EEXIST;
+		}
+	}
+	if (!__marker_pattern_known(pattern)) {
+		pr_err("control: no loaded marker matches %s\n", pattern);
+		return -ENOENT;
+	}
+
+	c = kzalloc(struct_size(c, pattern, strlen(pattern) + 1), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	strcpy(c->pattern, pattern);
+	c->probe.marker = c->pattern;
+	c->probe.func = fn;
+	c->probe.data = c;
+	c->probe.owner = THIS_MODULE;
+	c->probe.generic = true;
+	ret = marker_probe_register(&c->probe);
+	if (ret) {
+		kfree(c);
+		return ret;
+	}
+	/* The registry runs this probe's code: it stays until disabled. */
+	__module_get(THIS_MODULE);
+	list_add_tail(&c->list, &marker_controls);
+	return 0;
+}
+
+static int marker_control_disable(const char *pattern)
+{
+	struct marker_control *c;
+
+	lockdep_assert_held(&marker_control_mutex);
+	list_for_each_entry(c, &marker_controls, list) {
+		if (strcmp(c->pattern, pattern))
+			continue;
+		list_del(&c->list);
+		marker_probe_unregister(&c->probe);	/* waits for a grace period */
+		kfree(c);
+		module_put(THIS_MODULE);
+		return 0;
+	}
+	pr_err("control: %s is not enabled\n", pattern);
+	return -ENOENT;
+}
+
+/* The next blank-separated word of *@p, or NULL. */
+static char *__marker_next_word(char **p)
+{
+	char *word = skip_spaces(*p);
+
+	if (!*word)
+		return NULL;
+	*p = word;
+	while (**p && !isspace(**p))
+		(*p)++;
+	if (**p)
+		*(*p)++ = '\0';
+	return word;
+}
+
+/*
+ * One command a write:
+ *   enable PATTERN [count|print|stack]
+ *   disable PATTERN
+ */
+static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[MARKER_CONTROL_MAX + 1], *p = buf, *cmd, *pattern, *action;
+	int ret;
+
+	if (count > MARKER_CONTROL_MAX) {
+		pr_err("control: command of %zu bytes, longer than %d\n", count,
+		       MARKER_CONTROL_MAX);
+		return -E2BIG;
+	}
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
+	cmd = __marker_next_word(&p);
+	pattern = cmd ? __marker_next_word(&p) : NULL;
+	action = pattern ? __marker_next_word(&p) : NULL;
+	if (!cmd || !pattern || (action && __marker_next_word(&p)) ||
+	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action))) {
+		pr_err("control: commands are 'enable PATTERN [ACTION]' and 'disable PATTERN'\n");
+		return -EINVAL;
+	}
+	if (!__marker_valid_pattern(pattern)) {
+		pr_err("control: '%*pE' is not a marker name or glob pattern\n",
+		       (int)strlen(pattern), pattern);
+		return -EINVAL;
+	}
+
+	mutex_lock(&marker_control_mutex);
+	if (!strcmp(cmd, "enable"))
+		ret = marker_control_enable(pattern, action ?: "count");
+	else
+		ret = marker_control_disable(pattern);
+	mutex_unlock(&marker_control_mutex);
+	return ret ?: count;
+}
+
+static const struct file_operations marker_control_fops = {
+	.owner	= THIS_MODULE,
+	.write	= marker_control_write,
+};
 
 void marker_debugfs_init(void)
 {
@@ -89,9 +269,13 @@ void marker_debugfs_init(void)
 	debugfs_create_file("list", 0400, marker_debugfs, NULL, &marker_list_fops);
 	debugfs_create_file("probes", 0400, marker_debugfs, NULL,
 			    &marker_probes_fops);
+	debugfs_create_file("control", 0200, marker_debugfs, NULL,
+			    &marker_control_fops);
 }
 
 void marker_debugfs_exit(void)
 {
 	debugfs_remove_recursive(marker_debugfs);
+	/* each enabled marker holds a reference on the registry */
+	WARN_ON_ONCE(!list_empty(&marker_controls));
 }

@@ -56,6 +56,7 @@
 #ifndef _LINUX_MARKER_H
 #define _LINUX_MARKER_H
 
+#include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -71,7 +72,7 @@ struct module;
 struct marker_entry;
 
 /* Bumped whenever struct marker_site changes layout. */
-#define MARKER_SITE_ABI		0x4d4b0001	/* "MK" v1 */
+#define MARKER_SITE_ABI		0x4d4b0002	/* "MK" v2 */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -114,7 +115,7 @@ struct marker_site;
  * @site: the site that fired; @site->sig gives the type of each argument
  * @args: the arguments, each converted to u64 (signed types sign-extended)
  */
-typedef void (*marker_generic_fn)(void *data, const struct marker_site *site,
+typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
 				  const u64 *args);
 
 /* One connected probe, as the site sees it. */
@@ -149,6 +150,7 @@ struct marker_funcs {
  * @jump: portable mode: MARKER_JUMP_OVER (default) or MARKER_JUMP_CALL
  * @call: the static-call key that retargets @tramp
  * @funcs: the connected probes
+ * @hits: hits counted by the registry's built-in actions (count, print, stack)
  * @mod: the module the site lives in (registry bookkeeping)
  * @entry: the registry's entry for @name; NULL until the registry knows the site
  * @node: link in @entry's list of sites
@@ -170,6 +172,7 @@ struct marker_site {
 	unsigned long jump;
 	struct static_call_key call;
 	struct marker_funcs __rcu *funcs;
+	atomic_long_t hits;
 	struct module *mod;
 	struct marker_entry *entry;
 	struct list_head node;
@@ -178,7 +181,9 @@ struct marker_site {
 
 /**
  * struct marker_probe - a probe, as its module declares it
- * @marker: name of the marker to connect to
+ * @marker: name of the marker to connect to; for a generic probe, also a
+ *	glob pattern (``*``, ``?``, ``[...]``) naming every marker it matches,
+ *	loaded now or later
  * @sig: the signature the probe expects (ignored for generic probes)
  * @func: the probe function
  * @data: passed to @func as its first argument
@@ -482,6 +487,7 @@ do {									\
 int marker_probe_register(struct marker_probe *probe);
 void marker_probe_unregister(struct marker_probe *probe);
 void marker_synchronize_unregister(void);
+marker_generic_fn marker_action(const char *name);
 #else
 static inline int marker_probe_register(struct marker_probe *probe)
 {
@@ -494,6 +500,11 @@ static inline void marker_probe_unregister(struct marker_probe *probe)
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline marker_generic_fn marker_action(const char *name)
+{
+	return NULL;
 }
 #endif
 

@@ -42,7 +42,7 @@ for mode in $modes; do
 		result FAIL "$mode: build, W=1 without warnings"
 		continue
 	fi
-	find "$top/kernel" "$top/samples" "$top/tools/testing/markers" \
+	find "$top/kernel" "$top/loader" "$top/samples" "$top/tools/testing/markers" \
 		-name '*.ko' -exec cp {} "$payload/" \;
 	cp "$here/run-tests.sh" "$payload/"
 	echo "$mode" >"$payload/mode"

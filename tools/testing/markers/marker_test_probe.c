@@ -43,7 +43,7 @@ static void probe_types(void *data, int i, unsigned int u, signed char c,
 	      q == (u64)i << 40 && *(int *)p == 0x5a5a5a5a && !strcmp(s, "blah"));
 }
 
-static void probe_generic(void *data, const struct marker_site *site,
+static void probe_generic(void *data, struct marker_site *site,
 			  const u64 *args)
 {
 	int i = args[0];

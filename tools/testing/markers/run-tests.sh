@@ -90,7 +90,7 @@ t_registry_finds_earlier_modules() {
 			fail "$m: $(site $m marker_example)" || return 1
 	done
 	s=$(site subsys_mark2 marker_example)
-	[ "$(field 6 "$s")" = is ] || fail "subsys_mark2 signature: $s"
+	[ "$(field 7 "$s")" = is ] || fail "subsys_mark2 signature: $s"
 }
 
 t_registry_finds_later_modules() {
@@ -104,9 +104,9 @@ t_registry_finds_later_modules() {
 }
 
 t_signatures_derived() {
-	[ "$(field 6 "$(site test_types marker_test_sites)")" = iIcHlQps ] ||
+	[ "$(field 7 "$(site test_types marker_test_sites)")" = iIcHlQps ] ||
 		fail "test_types: $(site test_types marker_test_sites)" || return 1
-	[ "$(field 6 "$(site test_noargs marker_test_sites)")" = - ] ||
+	[ "$(field 7 "$(site test_noargs marker_test_sites)")" = - ] ||
 		fail "test_noargs: $(site test_noargs marker_test_sites)"
 }
 
@@ -117,7 +117,7 @@ t_mode_is_built_mode() {
 
 t_disarmed_sites_are_defaults() {
 	n=0
-	while read -r name mod mode st probes sig code fmt; do
+	while read -r name mod mode st probes hits sig code fmt; do
 		case "$name" in \#*) continue ;; esac
 		is_disarmed_code "$code" ||
 			fail "$name in $mod: code $code" || return 1
@@ -138,14 +138,14 @@ t_probe_example_prints() {
 	insmod probe_example.ko || return 1
 	[ "$(state subsys_mark1 marker_example)" = armed ] ||
 		fail "$(site subsys_mark1 marker_example)" || return 1
-	code=$(field 7 "$(site subsys_mark1 marker_example)")
+	code=$(field 8 "$(site subsys_mark1 marker_example)")
 	is_armed_code "$code" || fail "armed site code: $code" || return 1
 	cat /proc/testmark 2>/dev/null
 	[ "$(value_lines)" = $((before + 1)) ] || fail "no 'value is 1'" || return 1
 	rmmod probe_example || return 1
 	cat /proc/testmark 2>/dev/null
 	[ "$(value_lines)" = $((before + 1)) ] || fail "probe ran after rmmod" || return 1
-	code=$(field 7 "$(site subsys_mark1 marker_example)")
+	code=$(field 8 "$(site subsys_mark1 marker_example)")
 	is_disarmed_code "$code" || fail "code after rmmod: $code" || return 1
 	[ "$(refcnt marker)" = "$ref" ] || fail "marker refcnt $(refcnt marker), was $ref"
 }
@@ -308,6 +308,121 @@ t_kprobe_on_symbol_marker() {
 	[ "$n" = 3 ] || fail "kprobe hits: $n ($(cat $TRACING/kprobe_profile))"
 }
 
+# hits NAME MODULE: the hits of NAME's sites in MODULE, one word per site
+hits_of() {
+	site "$1" "$2" | awk '{ printf "%s%s", sep, $6; sep = " " } END { print "" }'
+}
+
+INSTANCE=$TRACING/instances/markers
+
+t_loader_by_name_and_glob() {
+	rmmod marker_test_sites || return 1
+	insmod marker_loader.ko markers=subsys_mark1,test_t*,nosuch_marker \
+		action=count || return 1
+	[ "$(state subsys_mark1 marker_example)" = armed ] &&
+		[ "$(state subsys_mark2 marker_example)" = disarmed ] ||
+		fail "$(cat "$LIST")" || return 1
+	grep -q '^test_t\* marker_count marker_loader \* 0$' "$PROBES" &&
+		grep -q '^nosuch_marker marker_count marker_loader \* 0$' "$PROBES" ||
+		fail "patterns not pending: $(cat "$PROBES")" || return 1
+	insmod marker_test_sites.ko || return 1	# arrives after the loader
+	[ "$(state test_types marker_test_sites)" = armed ] &&
+		[ "$(state test_tamper marker_test_sites)" = armed ] &&
+		[ "$(state test_loop marker_test_sites)" = disarmed ] ||
+		fail "$(cat "$LIST")" || return 1
+	fire 5
+	cat /proc/testmark 2>/dev/null
+	cat /proc/testmark 2>/dev/null
+	[ "$(hits_of test_types marker_test_sites)" = 5 ] &&
+		[ "$(hits_of test_tamper marker_test_sites)" = 5 ] &&
+		[ "$(hits_of test_multi marker_test_sites)" = "0 0" ] &&
+		[ "$(hits_of subsys_mark1 marker_example)" = 2 ] &&
+		[ "$(hits_of subsys_mark2 marker_example)" = 0 ] ||
+		fail "$(cat "$LIST")" || return 1
+	rmmod marker_loader || return 1
+	[ "$(awk '!/^#/ && $4 != "disarmed"' "$LIST")" = "" ] ||
+		fail "armed after rmmod: $(cat "$LIST")" || return 1
+	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")"
+}
+
+t_loader_refuses_bad_parameters() {
+	insmod marker_loader.ko markers=subsys_mark1 action=dance 2>/dev/null &&
+		fail "action=dance accepted" && return 1
+	insmod marker_loader.ko 2>/dev/null && fail "no markers= accepted" &&
+		return 1
+	dmesg | grep -q 'marker_loader: unknown action=dance: count, print or stack' ||
+		fail "no dmesg line" || return 1
+	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")"
+}
+
+t_control_print_to_ftrace() {
+	echo >$INSTANCE/trace
+	echo 'enable subsys_mark3 print' >$DBG/markers/control || return 1
+	[ "$(state subsys_mark3 marker_example)" = armed ] || fail "not armed" ||
+		return 1
+	cat /proc/testmark 2>/dev/null
+	grep -q ': subsys_mark3: 7 blah3$' $INSTANCE/trace ||
+		fail "no line in the instance: $(cat $INSTANCE/trace)" || return 1
+	echo 'disable subsys_mark3' >$DBG/markers/control || return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(grep -c ': subsys_mark3: ' $INSTANCE/trace)" = 1 ] ||
+		fail "printed after disable" || return 1
+	[ "$(state subsys_mark3 marker_example)" = disarmed ] || fail "still armed"
+}
+
+t_control_all_types_and_stack() {
+	echo >$INSTANCE/trace
+	echo 'enable test_types stack' >$DBG/markers/control || return 1
+	fire 2
+	echo 'disable test_types' >$DBG/markers/control
+	# %d %u %hhd %hu %ld %llu %p %s of i=2
+	grep -qE ': test_types: 2 6 -2 1002 -200000 2199023255552 [0-9a-f]+ blah$' \
+		$INSTANCE/trace || fail "$(cat $INSTANCE/trace)" || return 1
+	grep -q ' => fire_write+' $INSTANCE/trace || fail "no stack frame" ||
+		return 1
+	[ "$(hits_of test_types marker_test_sites)" = 7 ] ||
+		fail "hits $(hits_of test_types marker_test_sites), expected 5 + 2"
+}
+
+# control CMD ERRNO-TEXT DMESG-TEXT: CMD is refused, says why, changes nothing
+control_refused() {
+	before=$(cat "$LIST" "$PROBES")
+	if echo "$1" >$DBG/markers/control 2>/tmp/err; then
+		fail "'$1' accepted"
+		return 1
+	fi
+	grep -q "$2" /tmp/err || fail "'$1': $(cat /tmp/err)" || return 1
+	dmesg | tail -n 3 | grep -q "marker: control: $3" ||
+		fail "'$1': no dmesg line '$3'" || return 1
+	[ "$(cat "$LIST" "$PROBES")" = "$before" ] || fail "'$1' changed state"
+}
+
+t_control_refuses_bad_input() {
+	long=$(printf 'x%.0s' $(seq 300))
+	control_refused 'frobnicate subsys_mark1' 'Invalid argument' 'commands are' &&
+	control_refused 'enable' 'Invalid argument' 'commands are' &&
+	control_refused 'disable subsys_mark1 count' 'Invalid argument' 'commands are' &&
+	control_refused 'enable subsys_mark1 count extra' 'Invalid argument' 'commands are' &&
+	control_refused 'enable subsys_mark1 dance' 'Invalid argument' "unknown action 'dance'" &&
+	control_refused 'enable subsys/mark1' 'Invalid argument' "'subsys/mark1' is not a marker name" &&
+	control_refused 'enable nosuch_marker' 'No such file' 'no loaded marker matches nosuch_marker' &&
+	control_refused 'disable subsys_mark1' 'No such file' 'subsys_mark1 is not enabled' &&
+	control_refused "enable $long" 'Argument list too long' 'command of 308 bytes' || return 1
+	echo 'enable subsys_mark1' >$DBG/markers/control || return 1
+	control_refused 'enable subsys_mark1 print' 'File exists' 'subsys_mark1 is already enabled'
+	rc=$?
+	echo 'disable subsys_mark1' >$DBG/markers/control
+	return $rc
+}
+
+t_control_pins_registry() {
+	echo 'enable subsys_* count' >$DBG/markers/control || return 1
+	[ "$(refcnt marker)" = 1 ] || fail "refcnt $(refcnt marker)" || return 1
+	rmmod marker 2>/dev/null && fail "rmmod marker while enabled" && return 1
+	echo 'disable subsys_*' >$DBG/markers/control || return 1
+	[ "$(refcnt marker)" = 0 ] || fail "refcnt $(refcnt marker) after disable"
+}
+
 t_registry_reload_finds_sites() {
 	rmmod marker || return 1
 	insmod marker.ko || return 1
@@ -328,6 +443,8 @@ all_sites_of_a_name_arm_together two_probes_either_order
 signature_mismatch_refused site_not_at_defaults_refused
 pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
+loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
+control_all_types_and_stack control_refuses_bad_input control_pins_registry
 registry_reload_finds_sites unload_everything"
 
 ktap_print_header
