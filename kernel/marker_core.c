@@ -242,47 +242,55 @@ static void __marker_site_retarget(struct marker_site *site, void *func)
 #endif
 }
 
-/*
- * The probes of @e that fit @site, as a new array. NULL when there are
- * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
- */
-/* Exact probes of @e that fit @site, then the pattern probes matching @e. */
-#define for_each_probe_of(probe, e, site)				\
-	list_for_each_entry(probe, &(e)->probes, node)			\
-		if (__marker_probe_fits(probe, site))
-#define for_each_glob_of(probe, e)					\
-	list_for_each_entry(probe, &marker_globs, node)			\
-		if (glob_match(probe->marker, (e)->name))
-
-static void __marker_funcs_add(struct marker_funcs *funcs,
-			       const struct marker_probe *probe)
+/* Add @probe to @funcs, if given; count it either way. */
+static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
+				       const struct marker_probe *probe)
 {
-	funcs->f[funcs->nr].func = probe->func;
-	funcs->f[funcs->nr].data = probe->data;
-	funcs->f[funcs->nr].generic = probe->generic;
-	funcs->nr++;
+	if (funcs) {
+		funcs->f[funcs->nr].func = probe->func;
+		funcs->f[funcs->nr].data = probe->data;
+		funcs->f[funcs->nr].generic = probe->generic;
+		funcs->nr++;
+	}
+	return 1;
 }
 
+/*
+ * The probes for @site of @e: the exact ones that fit it, then the pattern
+ * probes matching @e. Counted, and added to @funcs when given.
+ */
+static unsigned int __marker_funcs_collect(struct marker_entry *e,
+					   struct marker_site *site,
+					   struct marker_funcs *funcs)
+{
+	struct marker_probe *probe;
+	unsigned int nr = 0;
+
+	list_for_each_entry(probe, &e->probes, node)
+		if (__marker_probe_fits(probe, site))
+			nr += __marker_funcs_add(funcs, probe);
+	list_for_each_entry(probe, &marker_globs, node)
+		if (glob_match(probe->marker, e->name))
+			nr += __marker_funcs_add(funcs, probe);
+	return nr;
+}
+
+/*
+ * The probes for @site of @e as a new array: NULL when there are none,
+ * ERR_PTR(-ENOMEM) when it cannot be allocated.
+ */
 static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
 						 struct marker_site *site)
 {
-	struct marker_probe *probe;
+	unsigned int nr = __marker_funcs_collect(e, site, NULL);
 	struct marker_funcs *funcs;
-	unsigned int nr = 0;
 
-	for_each_probe_of(probe, e, site)
-		nr++;
-	for_each_glob_of(probe, e)
-		nr++;
 	if (!nr)
 		return NULL;
 	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
 	if (!funcs)
 		return ERR_PTR(-ENOMEM);
-	for_each_probe_of(probe, e, site)
-		__marker_funcs_add(funcs, probe);
-	for_each_glob_of(probe, e)
-		__marker_funcs_add(funcs, probe);
+	__marker_funcs_collect(e, site, funcs);
 	return funcs;
 }
 

@@ -55,9 +55,10 @@ static int __init marker_loader_init(void)
 		pr_err("markers= is required: names or patterns, comma-separated\n");
 		return -EINVAL;
 	}
-	p = patterns = kstrdup(markers, GFP_KERNEL);
+	patterns = kstrdup(markers, GFP_KERNEL);
 	if (!patterns)
 		return -ENOMEM;
+	p = patterns;
 
 	while ((pattern = strsep(&p, ","))) {
 		if (!*pattern)
