@@ -22,6 +22,25 @@ extern struct list_head marker_entries;
 extern struct list_head marker_globs;
 
 /**
+ * struct marker_stats - what arming and disarming cost, in events that do
+ *	not depend on how fast the machine is (markers/stats)
+ * @key_updates: static-key enables and disables (near-zero sites)
+ * @jump_updates: jump-target stores (portable sites)
+ * @call_updates: trampoline retargets (__static_call_update())
+ * @grace_periods: synchronize_rcu() calls
+ *
+ * Each key or trampoline update is one text_poke_bp() batch.
+ */
+struct marker_stats {
+	unsigned long key_updates;
+	unsigned long jump_updates;
+	unsigned long call_updates;
+	unsigned long grace_periods;
+};
+
+extern struct marker_stats marker_stats;
+
+/**
  * struct marker_entry - everything the registry knows about one name
  * @list: link in marker_entries
  * @sites: the known sites of this name (struct marker_site.node)

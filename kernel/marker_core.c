@@ -37,6 +37,7 @@
 DEFINE_MUTEX(marker_mutex);
 LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
 LIST_HEAD(marker_globs);		/* pattern probes, under marker_mutex */
+struct marker_stats marker_stats;	/* under marker_mutex */
 
 /* -- Signatures ------------------------------------------------------------ */
 
@@ -225,11 +226,13 @@ const char *__marker_site_state(const struct marker_site *site)
 static void __marker_site_patch(struct marker_site *site, bool on)
 {
 	if (site->mode == MARKER_MODE_NEARZERO) {
+		marker_stats.key_updates++;
 		if (on)
 			static_branch_enable(&site->key);
 		else
 			static_branch_disable(&site->key);
 	} else {
+		marker_stats.jump_updates++;
 		/* read by __MARKER_ARMED(), an aligned word-sized load */
 		WRITE_ONCE(site->jump, on ? MARKER_JUMP_CALL : MARKER_JUMP_OVER);
 	}
@@ -238,6 +241,7 @@ static void __marker_site_patch(struct marker_site *site, bool on)
 static void __marker_site_retarget(struct marker_site *site, void *func)
 {
 #ifdef CONFIG_HAVE_STATIC_CALL
+	marker_stats.call_updates++;
 	__static_call_update(&site->call, site->tramp, func);
 #endif
 }
@@ -358,6 +362,7 @@ static void __marker_sync(void)
 	struct marker_site *site;
 
 	lockdep_assert_held(&marker_mutex);
+	marker_stats.grace_periods++;
 	synchronize_rcu();
 	list_for_each_entry(e, &marker_entries, list)
 		list_for_each_entry(site, &e->sites, node)

@@ -99,6 +99,18 @@ static int marker_probes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(marker_probes);
 
+/* "name value" lines, counted since the registry loaded. */
+static int marker_stats_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&marker_mutex);
+	seq_printf(m, "key_updates %lu\njump_updates %lu\ncall_updates %lu\ngrace_periods %lu\n",
+		   marker_stats.key_updates, marker_stats.jump_updates,
+		   marker_stats.call_updates, marker_stats.grace_periods);
+	mutex_unlock(&marker_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_stats);
+
 /* The longest command the control file takes, with its newline. */
 #define MARKER_CONTROL_MAX	255
 
@@ -271,6 +283,8 @@ void marker_debugfs_init(void)
 			    &marker_probes_fops);
 	debugfs_create_file("control", 0200, marker_debugfs, NULL,
 			    &marker_control_fops);
+	debugfs_create_file("stats", 0400, marker_debugfs, NULL,
+			    &marker_stats_fops);
 }
 
 void marker_debugfs_exit(void)

@@ -423,6 +423,26 @@ t_control_pins_registry() {
 	[ "$(refcnt marker)" = 0 ] || fail "refcnt $(refcnt marker) after disable"
 }
 
+stat() {
+	awk -v k="$1" '$1 == k { print $2 }' $DBG/markers/stats
+}
+
+# Arming a set costs no grace period; disarming it costs one, whatever its size.
+t_one_grace_period_per_batch() {
+	gp=$(stat grace_periods)
+	patches=$(($(stat key_updates) + $(stat jump_updates)))
+	insmod marker_loader.ko 'markers=test_*' || return 1
+	n=$(awk '!/^#/ && $1 ~ /^test_/ && $4 == "armed"' "$LIST" | wc -l)
+	[ "$(stat grace_periods)" = "$gp" ] || fail "arming waited" || return 1
+	rmmod marker_loader || return 1
+	[ "$n" -ge 6 ] || fail "only $n sites armed" || return 1
+	[ "$(stat grace_periods)" = $((gp + 1)) ] ||
+		fail "$(($(stat grace_periods) - gp)) grace periods for $n sites" ||
+		return 1
+	[ $(($(stat key_updates) + $(stat jump_updates) - patches)) = $((2 * n)) ] ||
+		fail "$(cat $DBG/markers/stats) for $n sites"
+}
+
 t_registry_reload_finds_sites() {
 	rmmod marker || return 1
 	insmod marker.ko || return 1
@@ -445,7 +465,7 @@ pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-registry_reload_finds_sites unload_everything"
+one_grace_period_per_batch registry_reload_finds_sites unload_everything"
 
 ktap_print_header
 ktap_set_plan "$(echo $TESTS | wc -w)"
