@@ -1,0 +1,985 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * markerctl - control the static markers registry from user space.
+ *
+ *	markerctl list [--json]
+ *	markerctl enable NAME|GLOB [--action count|print|stack]
+ *	markerctl disable NAME|GLOB
+ *	markerctl load PROBE.ko [param=value...]
+ *	markerctl unload PROBE
+ *	markerctl watch [--count N]
+ *
+ * It reads the registry's debugfs files, writes its control file, streams
+ * the "markers" ftrace instance and loads probe modules with libkmod. The
+ * formats, the rules and the exit codes are in
+ * Documentation/markers-admin.rst.
+ *
+ * For tests, MARKERS_DEBUGFS, MARKERS_TRACEFS and MARKERS_SYSFS replace
+ * /sys/kernel/debug, /sys/kernel/tracing and /sys.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+
+#define MC_EXIT_OK		0	/* success */
+#define MC_EXIT_USAGE		1	/* bad command, option or argument */
+#define MC_EXIT_KERNEL		2	/* the kernel refused: errno printed */
+#define MC_EXIT_NO_REGISTRY	3	/* marker.ko is not loaded */
+#define MC_EXIT_NOT_ROOT	4	/* not root */
+
+/* The registry's module name, and the files it provides */
+#define MC_REGISTRY		"marker"
+#define MC_LIST			"markers/list"
+#define MC_CONTROL		"markers/control"
+#define MC_TRACE_PIPE		"instances/markers/trace_pipe"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+static const char *progname = "markerctl";
+
+/* An error message on stderr, "markerctl: " first; the format is checked. */
+#define mc_err(fmt, ...)	fprintf(stderr, "markerctl: " fmt "\n", ##__VA_ARGS__)
+
+/*
+ * mc_path() - @rel under the directory that @env names, else under @dflt.
+ * Return: 0, or MC_EXIT_USAGE if the path does not fit in @buf.
+ */
+static int mc_path(char *buf, size_t size, const char *env, const char *dflt,
+		   const char *rel)
+{
+	const char *dir = getenv(env);
+	int len;
+
+	if (!dir || !*dir)
+		dir = dflt;
+	len = snprintf(buf, size, "%s/%s", dir, rel);
+	if (len < 0 || (size_t)len >= size) {
+		mc_err("%s: path too long", env);
+		return MC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int mc_debugfs(char *buf, const char *rel)
+{
+	return mc_path(buf, PATH_MAX, "MARKERS_DEBUGFS", "/sys/kernel/debug", rel);
+}
+
+/* Every command but --help talks to root-only files or the module loader. */
+static int need_root(const char *cmd)
+{
+	if (geteuid() == 0)
+		return 0;
+	mc_err("%s: must be run as root", cmd);
+	return MC_EXIT_NOT_ROOT;
+}
+
+/*
+ * need_registry() - is marker.ko loaded, with its debugfs directory?
+ * Return: 0, or MC_EXIT_NO_REGISTRY after saying which is missing.
+ */
+static int need_registry(const char *cmd)
+{
+	char dir[PATH_MAX], mod[PATH_MAX];
+	int ret;
+
+	ret = mc_debugfs(dir, "markers");
+	if (!ret)
+		ret = mc_path(mod, sizeof(mod), "MARKERS_SYSFS", "/sys",
+			      "module/" MC_REGISTRY);
+	if (ret)
+		return ret;
+	if (!access(dir, F_OK))
+		return 0;
+	if (!access(mod, F_OK))
+		mc_err("%s: %s.ko is loaded but %s is missing: is debugfs mounted?",
+		       cmd, MC_REGISTRY, dir);
+	else
+		mc_err("%s: the registry is not loaded (load %s.ko first)",
+		       cmd, MC_REGISTRY);
+	return MC_EXIT_NO_REGISTRY;
+}
+
+/*
+ * Subcommand option parsing: getopt_long() on the subcommand's own argv
+ * (argv[0] is its name), with our messages instead of getopt's.
+ */
+static const struct option help_only[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		mc_err("%s: option '%s' needs an argument", cmd, argv[optind - 1]);
+	else
+		mc_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
+	return MC_EXIT_USAGE;
+}
+
+/* One help text per command: the usage line, then what it does. */
+struct mc_cmd {
+	const char *name;
+	int (*run)(const struct mc_cmd *cmd, int argc, char **argv);
+	const char *usage;
+	const char *summary;
+	const char *help;
+};
+
+static int usage_error(const struct mc_cmd *cmd, const char *what)
+{
+	mc_err("%s: %s", cmd->name, what);
+	fprintf(stderr, "Usage: %s %s\nTry '%s %s --help'.\n", progname,
+		cmd->usage, progname, cmd->name);
+	return MC_EXIT_USAGE;
+}
+
+static int print_help(const struct mc_cmd *cmd)
+{
+	printf("Usage: %s %s\n\n%s", progname, cmd->usage, cmd->help);
+	return MC_EXIT_OK;
+}
+
+/*
+ * list
+ */
+
+/* One line of the list file, split in place: the strings point into @line. */
+struct mc_site {
+	char *line;
+	const char *name;
+	const char *module;
+	const char *mode;
+	const char *state;
+	unsigned long long probes;
+	unsigned long long hits;
+	const char *sig;
+	const char *code;
+	const char *format;
+};
+
+struct mc_sites {
+	struct mc_site *site;
+	size_t nr;
+	size_t alloc;
+};
+
+static bool parse_count(const char *s, unsigned long long *val)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/*
+ * parse_site() - split one line of the list file:
+ *	name module mode state probes hits signature code "format"
+ * The format runs from the first '"' to the last one, spaces included.
+ * Return: true if @line had that shape.
+ */
+static bool parse_site(char *line, struct mc_site *s)
+{
+	const char *field[8];
+	char *p = line, *quote;
+	size_t len = strlen(line);
+	int i;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		line[--len] = '\0';
+	for (i = 0; i < 8; i++) {
+		field[i] = p;
+		p = strchr(p, ' ');
+		if (!p || p == field[i])
+			return false;
+		*p++ = '\0';
+	}
+	quote = strrchr(p, '"');
+	if (*p != '"' || quote == p || quote[1])
+		return false;
+	*quote = '\0';
+
+	s->line = line;
+	s->name = field[0];
+	s->module = field[1];
+	s->mode = field[2];
+	s->state = field[3];
+	s->sig = field[6];
+	s->code = field[7];
+	s->format = p + 1;
+	return parse_count(field[4], &s->probes) && parse_count(field[5], &s->hits);
+}
+
+static void free_sites(struct mc_sites *sites)
+{
+	size_t i;
+
+	for (i = 0; i < sites->nr; i++)
+		free(sites->site[i].line);
+	free(sites->site);
+}
+
+/*
+ * read_sites() - read and parse the whole list file into @sites.
+ * Return: 0 or MC_EXIT_KERNEL; @sites is to be freed either way.
+ */
+static int read_sites(const char *path, struct mc_sites *sites)
+{
+	unsigned int lineno = 0;
+	int ret = MC_EXIT_OK;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f) {
+		mc_err("list: cannot open %s: %s", path, strerror(errno));
+		return MC_EXIT_KERNEL;
+	}
+	for (;;) {
+		char *line = NULL;
+		size_t n = 0;
+
+		if (getline(&line, &n, f) < 0) {
+			free(line);
+			break;
+		}
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n') {
+			free(line);
+			continue;
+		}
+		if (sites->nr == sites->alloc) {
+			size_t alloc = sites->alloc ? 2 * sites->alloc : 32;
+			struct mc_site *site;
+
+			site = realloc(sites->site, alloc * sizeof(*site));
+			if (!site) {
+				free(line);
+				mc_err("list: %s", strerror(ENOMEM));
+				ret = MC_EXIT_KERNEL;
+				break;
+			}
+			sites->site = site;
+			sites->alloc = alloc;
+		}
+		if (!parse_site(line, &sites->site[sites->nr])) {
+			free(line);
+			mc_err("list: %s:%u: unexpected line", path, lineno);
+			ret = MC_EXIT_KERNEL;
+			break;
+		}
+		sites->nr++;
+	}
+	if (!ret && ferror(f)) {
+		mc_err("list: cannot read %s: %s", path, strerror(errno));
+		ret = MC_EXIT_KERNEL;
+	}
+	fclose(f);
+	return ret;
+}
+
+static void widen(int *width, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > (size_t)*width)
+		*width = (int)len;
+}
+
+static void widen_count(int *width, unsigned long long val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", val);
+	widen(width, buf);
+}
+
+/* The table: one site per line, columns aligned, the format quoted last. */
+static void print_table(const struct mc_sites *sites)
+{
+	int name = 0, module = 0, mode = 0, state = 0, probes = 0, hits = 0;
+	int sig = 0;
+	size_t i;
+
+	widen(&name, "NAME");
+	widen(&module, "MODULE");
+	widen(&mode, "MODE");
+	widen(&state, "STATE");
+	widen(&probes, "PROBES");
+	widen(&hits, "HITS");
+	widen(&sig, "SIGNATURE");
+	for (i = 0; i < sites->nr; i++) {
+		const struct mc_site *s = &sites->site[i];
+
+		widen(&name, s->name);
+		widen(&module, s->module);
+		widen(&mode, s->mode);
+		widen(&state, s->state);
+		widen_count(&probes, s->probes);
+		widen_count(&hits, s->hits);
+		widen(&sig, s->sig);
+	}
+	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %-*s  FORMAT\n",
+	       name, "NAME", module, "MODULE", mode, "MODE", state, "STATE",
+	       probes, "PROBES", hits, "HITS", sig, "SIGNATURE");
+	for (i = 0; i < sites->nr; i++) {
+		const struct mc_site *s = &sites->site[i];
+
+		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %-*s  \"%s\"\n",
+		       name, s->name, module, s->module, mode, s->mode,
+		       state, s->state, probes, s->probes, hits, s->hits,
+		       sig, s->sig, s->format);
+	}
+}
+
+/*
+ * utf8_len() - the length of the valid UTF-8 sequence at @s, 0 if invalid
+ * (overlong forms, surrogates and code points past U+10FFFF included).
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, and
+ * bytes that are not UTF-8 replaced by U+FFFD.
+ */
+static void json_string(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putchar('"');
+	while (*s) {
+		size_t len = utf8_len(s);
+
+		switch (*s) {
+		case '"':
+			fputs("\\\"", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		case '\b':
+			fputs("\\b", stdout);
+			break;
+		case '\f':
+			fputs("\\f", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		default:
+			if (*s < 0x20) {
+				printf("\\u%04x", *s);
+			} else if (!len) {
+				fputs("\\ufffd", stdout);
+				len = 1;
+			} else {
+				fwrite(s, 1, len, stdout);
+			}
+			s += len;
+			continue;
+		}
+		s++;
+	}
+	putchar('"');
+}
+
+static void json_field(const char *key, const char *val, bool last)
+{
+	printf("\"%s\": ", key);
+	json_string(val);
+	fputs(last ? "" : ", ", stdout);
+}
+
+/* A JSON array, one object per site and per line. */
+static void print_json(const struct mc_sites *sites)
+{
+	size_t i;
+
+	if (!sites->nr) {
+		puts("[]");
+		return;
+	}
+	puts("[");
+	for (i = 0; i < sites->nr; i++) {
+		const struct mc_site *s = &sites->site[i];
+
+		fputs("  {", stdout);
+		json_field("name", s->name, false);
+		json_field("module", s->module, false);
+		json_field("mode", s->mode, false);
+		json_field("state", s->state, false);
+		printf("\"probes\": %llu, \"hits\": %llu, ", s->probes, s->hits);
+		json_field("signature", s->sig, false);
+		json_field("code", s->code, false);
+		json_field("format", s->format, true);
+		puts(i + 1 < sites->nr ? "}," : "}");
+	}
+	puts("]");
+}
+
+static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mc_sites sites = { NULL, 0, 0 };
+	char path[PATH_MAX];
+	bool json = false;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return print_help(cmd);
+		default:
+			return bad_option(cmd->name, c, argv);
+		}
+	}
+	if (optind != argc)
+		return usage_error(cmd, "too many arguments");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = mc_debugfs(path, MC_LIST);
+	if (!ret)
+		ret = read_sites(path, &sites);
+	if (!ret) {
+		if (json)
+			print_json(&sites);
+		else
+			print_table(&sites);
+		if (fflush(stdout)) {
+			mc_err("list: %s", strerror(errno));
+			ret = MC_EXIT_KERNEL;
+		}
+	}
+	free_sites(&sites);
+	return ret;
+}
+
+/*
+ * enable, disable: one command per write(2) to the control file
+ */
+
+static const char *control_hint(const char *verb, int err)
+{
+	switch (err) {
+	case ENOENT:
+		return strcmp(verb, "enable") ? "not enabled (name the PATTERN as enabled)" :
+						"no loaded marker matches";
+	case EEXIST:
+		return "already enabled";
+	case E2BIG:
+		return "command longer than 255 bytes";
+	case EINVAL:
+		return "the kernel did not understand the command";
+	default:
+		return NULL;
+	}
+}
+
+/* "PATTERN" is a marker name or a glob: one word, never empty. */
+static bool valid_pattern(const char *pattern)
+{
+	return *pattern && !pattern[strcspn(pattern, " \t\n\r\f\v")];
+}
+
+static int control_write(const char *verb, const char *pattern,
+			 const char *action)
+{
+	char path[PATH_MAX], *buf;
+	const char *hint;
+	size_t size;
+	ssize_t n;
+	int fd, ret, err;
+
+	ret = mc_debugfs(path, MC_CONTROL);
+	if (ret)
+		return ret;
+	size = strlen(verb) + strlen(pattern) + (action ? strlen(action) : 0) + 3;
+	buf = malloc(size);
+	if (!buf) {
+		mc_err("%s: %s", verb, strerror(ENOMEM));
+		return MC_EXIT_KERNEL;
+	}
+	if (action)
+		snprintf(buf, size, "%s %s %s", verb, pattern, action);
+	else
+		snprintf(buf, size, "%s %s", verb, pattern);
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mc_err("%s: cannot open %s: %s", verb, path, strerror(errno));
+		free(buf);
+		return MC_EXIT_KERNEL;
+	}
+	/* One command, one write: the kernel parses each write on its own. */
+	n = write(fd, buf, strlen(buf));
+	err = errno;
+	close(fd);
+	if (n < 0) {
+		hint = control_hint(verb, err);
+		mc_err("%s %s: %s%s%s (see dmesg)", verb, pattern, strerror(err),
+		       hint ? ": " : "", hint ? hint : "");
+		ret = MC_EXIT_KERNEL;
+	} else if ((size_t)n != strlen(buf)) {
+		mc_err("%s %s: short write to %s (%zd of %zu bytes)", verb,
+		       pattern, path, n, strlen(buf));
+		ret = MC_EXIT_KERNEL;
+	}
+	free(buf);
+	return ret;
+}
+
+static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "action", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *action = NULL;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":a:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			action = optarg;
+			break;
+		case 'h':
+			return print_help(cmd);
+		default:
+			return bad_option(cmd->name, c, argv);
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error(cmd, "expected one NAME or GLOB");
+	if (!valid_pattern(argv[optind]))
+		return usage_error(cmd, "NAME or GLOB must be one non-empty word");
+	if (action && strcmp(action, "count") && strcmp(action, "print") &&
+	    strcmp(action, "stack"))
+		return usage_error(cmd, "ACTION is count, print or stack");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = control_write("enable", argv[optind], action);
+	return ret;
+}
+
+static int cmd_disable(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			return print_help(cmd);
+		return bad_option(cmd->name, c, argv);
+	}
+	if (argc - optind != 1)
+		return usage_error(cmd, "expected one NAME or GLOB");
+	if (!valid_pattern(argv[optind]))
+		return usage_error(cmd, "NAME or GLOB must be one non-empty word");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = control_write("disable", argv[optind], NULL);
+	return ret;
+}
+
+/*
+ * load, unload: libkmod
+ */
+
+static struct kmod_ctx *mc_kmod_new(const char *cmd)
+{
+	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+
+	if (!ctx) {
+		mc_err("%s: cannot initialise libkmod", cmd);
+		return NULL;
+	}
+	/* We report errors ourselves; KMOD_LOG=debug shows libkmod's. */
+	if (!getenv("KMOD_LOG"))
+		kmod_set_log_priority(ctx, LOG_CRIT);
+	return ctx;
+}
+
+/* "param=value..." as one space-separated options string */
+static char *join_params(int argc, char **argv)
+{
+	size_t size = 1;
+	char *opts;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		size += strlen(argv[i]) + 1;
+	opts = malloc(size);
+	if (!opts)
+		return NULL;
+	opts[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(opts, " ");
+		strcat(opts, argv[i]);
+	}
+	return opts;
+}
+
+static int cmd_load(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_ctx *ctx;
+	const char *path;
+	char *opts;
+	struct stat st;
+	int c, ret, err;
+
+	while ((c = getopt_long(argc, argv, "+:h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			return print_help(cmd);
+		return bad_option(cmd->name, c, argv);
+	}
+	if (argc - optind < 1)
+		return usage_error(cmd, "expected PROBE.ko");
+	path = argv[optind];
+
+	ret = need_root(cmd->name);
+	if (ret)
+		return ret;
+	if (stat(path, &st)) {
+		mc_err("load: %s: %s", path, strerror(errno));
+		return MC_EXIT_USAGE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		mc_err("load: %s: not a regular file", path);
+		return MC_EXIT_USAGE;
+	}
+	opts = join_params(argc - optind - 1, argv + optind + 1);
+	ctx = opts ? mc_kmod_new(cmd->name) : NULL;
+	if (!ctx) {
+		free(opts);
+		return MC_EXIT_KERNEL;
+	}
+	err = kmod_module_new_from_path(ctx, path, &mod);
+	if (err < 0) {
+		mc_err("load: %s: %s", path, strerror(-err));
+		ret = MC_EXIT_KERNEL;
+		goto out_ctx;
+	}
+	/* Probes need the registry's symbols; the registry itself does not. */
+	if (strcmp(kmod_module_get_name(mod), MC_REGISTRY)) {
+		ret = need_registry(cmd->name);
+		if (ret)
+			goto out_mod;
+	}
+	err = kmod_module_insert_module(mod, 0, opts);
+	if (err < 0) {
+		mc_err("load %s: %s%s (see dmesg)", path, strerror(-err),
+		       err == -EEXIST ? ": module already loaded" : "");
+		ret = MC_EXIT_KERNEL;
+	}
+out_mod:
+	kmod_module_unref(mod);
+out_ctx:
+	kmod_unref(ctx);
+	free(opts);
+	return ret;
+}
+
+static int cmd_unload(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	char name[NAME_MAX + 1], *dot;
+	struct kmod_module *mod;
+	struct kmod_ctx *ctx;
+	const char *base;
+	int c, ret, err;
+
+	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			return print_help(cmd);
+		return bad_option(cmd->name, c, argv);
+	}
+	if (argc - optind != 1)
+		return usage_error(cmd, "expected one module name");
+
+	/* Accept "probe_example", "probe_example.ko" and a path to it. */
+	base = strrchr(argv[optind], '/');
+	base = base ? base + 1 : argv[optind];
+	if (!*base || strlen(base) >= sizeof(name))
+		return usage_error(cmd, "bad module name");
+	strcpy(name, base);
+	dot = strrchr(name, '.');
+	if (dot && !strcmp(dot, ".ko"))
+		*dot = '\0';
+
+	ret = need_root(cmd->name);
+	if (ret)
+		return ret;
+	ctx = mc_kmod_new(cmd->name);
+	if (!ctx)
+		return MC_EXIT_KERNEL;
+	err = kmod_module_new_from_name(ctx, name, &mod);
+	if (err < 0) {
+		mc_err("unload %s: %s", name, strerror(-err));
+		kmod_unref(ctx);
+		return MC_EXIT_KERNEL;
+	}
+	err = kmod_module_remove_module(mod, KMOD_REMOVE_NOWAIT);
+	if (err < 0) {
+		mc_err("unload %s: %s%s", name, strerror(-err),
+		       err == -ENOENT ? ": module not loaded" :
+		       err == -EAGAIN || err == -EBUSY ? ": module in use" : "");
+		ret = MC_EXIT_KERNEL;
+	}
+	kmod_module_unref(mod);
+	kmod_unref(ctx);
+	return ret;
+}
+
+/*
+ * watch: copy the "markers" ftrace instance's trace_pipe to stdout
+ */
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int cmd_watch(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long count = 0, lines = 0;
+	char path[PATH_MAX], buf[4096];
+	bool counted = false;
+	int c, fd, ret, err;
+
+	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!parse_count(optarg, &count) || !count)
+				return usage_error(cmd, "N is a positive number");
+			counted = true;
+			break;
+		case 'h':
+			return print_help(cmd);
+		default:
+			return bad_option(cmd->name, c, argv);
+		}
+	}
+	if (optind != argc)
+		return usage_error(cmd, "too many arguments");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = mc_path(path, sizeof(path), "MARKERS_TRACEFS",
+			      "/sys/kernel/tracing", MC_TRACE_PIPE);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mc_err("watch: cannot open %s: %s", path, strerror(errno));
+		return MC_EXIT_KERNEL;
+	}
+	for (;;) {
+		/*
+		 * Reading consumes: with --count, read a byte at a time so
+		 * that the lines after the Nth stay in the pipe.
+		 */
+		ssize_t n = read(fd, buf, counted ? 1 : sizeof(buf));
+		size_t len;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			mc_err("watch: cannot read %s: %s", path, strerror(errno));
+			ret = MC_EXIT_KERNEL;
+			break;
+		}
+		if (!n)		/* only a regular file, in tests, ends */
+			break;
+		for (len = 0; len < (size_t)n;)
+			if (buf[len++] == '\n' && counted && ++lines == count)
+				break;
+		err = write_all(STDOUT_FILENO, buf, len);
+		if (err) {
+			mc_err("watch: stdout: %s", strerror(-err));
+			ret = MC_EXIT_KERNEL;
+			break;
+		}
+		if (counted && lines == count)
+			break;
+	}
+	close(fd);
+	return ret;
+}
+
+static const struct mc_cmd commands[] = {
+	{
+		"list", cmd_list, "list [--json]", "list every marker site",
+		"List every marker site the registry knows, one per line: name,\n"
+		"module, mode (near-zero or portable), state (disarmed, armed or\n"
+		"busy), probes, hits, signature (one character per argument, '-'\n"
+		"for none) and the quoted format, in aligned columns after a\n"
+		"header line.\n\n"
+		"  --json    a JSON array instead: one object per site and per line,\n"
+		"            with the fields above and \"code\"; probes and hits are\n"
+		"            numbers\n",
+	},
+	{
+		"enable", cmd_enable, "enable NAME|GLOB [--action count|print|stack]",
+		"connect an action to markers",
+		"Connect one of the registry's actions to every site of each marker\n"
+		"that NAME, or the glob GLOB (* ? [...], quoted for the shell),\n"
+		"matches, now or when its module loads. Every action counts the\n"
+		"hits (see list).\n\n"
+		"  --action count   only count (the default)\n"
+		"  --action print   print the marker's name and formatted arguments\n"
+		"                   to the ftrace instance \"markers\" (see watch)\n"
+		"  --action stack   print them with a stack trace\n\n"
+		"Exits 2 if no loaded marker matches, or NAME|GLOB is already\n"
+		"enabled; the kernel log says why.\n",
+	},
+	{
+		"disable", cmd_disable, "disable NAME|GLOB", "disconnect it",
+		"Disconnect the action that \"enable NAME|GLOB\" connected: name\n"
+		"the marker or the glob exactly as it was enabled. Exits 2 if it\n"
+		"is not enabled.\n",
+	},
+	{
+		"load", cmd_load, "load PROBE.ko [param=value...]", "load a probe module",
+		"Load the probe module PROBE.ko (a path) with the given module\n"
+		"parameters, as insmod does, through libkmod. The registry must be\n"
+		"loaded first; \"load marker.ko\" loads the registry itself.\n",
+	},
+	{
+		"unload", cmd_unload, "unload PROBE", "unload a probe module",
+		"Unload the module named PROBE (\"probe_example\"; a trailing .ko\n"
+		"and a directory are ignored), as rmmod does, through libkmod.\n"
+		"Does not need the registry.\n",
+	},
+	{
+		"watch", cmd_watch, "watch [--count N]", "stream what print and stack print",
+		"Copy the output of the print and stack actions, the trace_pipe of\n"
+		"the ftrace instance \"markers\", to stdout until interrupted.\n"
+		"Reading consumes: each line is shown to one reader only.\n\n"
+		"  --count N   exit after N lines\n",
+	},
+};
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: %s COMMAND [ARGS]\n\n"
+		"Control the static markers registry, marker.ko.\n\nCommands:\n",
+		progname);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-47s %s\n", commands[i].usage, commands[i].summary);
+	fprintf(f, "\n'%s COMMAND --help' describes each one. Every command needs root.\n\n"
+		"Exit status:\n"
+		"  0  success\n"
+		"  1  usage error: bad command, option or argument, PROBE.ko not found\n"
+		"  2  the kernel refused: the errno's message is printed (enable and\n"
+		"     disable: the kernel log says why)\n"
+		"  3  the registry is not loaded (or debugfs is not mounted)\n"
+		"  4  not root\n\n"
+		"Environment, for tests: MARKERS_DEBUGFS, MARKERS_TRACEFS and\n"
+		"MARKERS_SYSFS replace /sys/kernel/debug, /sys/kernel/tracing and /sys.\n"
+		"See Documentation/markers-admin.rst.\n", progname);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return MC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return MC_EXIT_OK;
+	}
+	opterr = 0;
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(&commands[i], argc - 1, argv + 1);
+	mc_err("unknown command '%s'", argv[1]);
+	fprintf(stderr, "Try '%s --help'.\n", progname);
+	return MC_EXIT_USAGE;
+}

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# selftest.sh - check markerctl on the host against fake registry files,
+# through MARKERS_DEBUGFS, MARKERS_TRACEFS and MARKERS_SYSFS, under
+# valgrind when it is installed (any error or leak fails). Never loads or
+# unloads a module: load is only run where it must stop before libkmod
+# reaches the kernel. Run as root (one case drops to uid 65534).
+#
+# The guest tests, against the real registry, are in
+# tools/testing/markers/tests-markerctl.sh.
+
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+bin=$here/markerctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+vg=()
+if command -v valgrind >/dev/null; then
+	vg=(valgrind -q --leak-check=full --show-leak-kinds=all
+	    --errors-for-leak-kinds=all --error-exitcode=99)
+fi
+
+# expect RC DESCRIPTION -- CMD...: run CMD, output in $tmp/out and $tmp/err
+expect() {
+	local want=$1 desc=$2 rc=0
+
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		pass=$((pass + 1))
+		echo "ok - $desc"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $desc (exit $rc, expected $want)"
+		sed 's/^/# /' "$tmp/err"
+	fi
+}
+
+# check DESCRIPTION -- CMD...: a shell condition as a test
+check() {
+	local desc=$1
+
+	shift 2
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "ok - $desc"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $desc"
+		sed 's/^/# out: /' "$tmp/out"
+		sed 's/^/# err: /' "$tmp/err"
+	fi
+}
+
+mc() {
+	"${vg[@]}" "$bin" "$@"
+}
+
+[ "$(id -u)" -eq 0 ] || { echo "selftest.sh: run as root" >&2; exit 1; }
+
+export MARKERS_DEBUGFS=$tmp/debug MARKERS_TRACEFS=$tmp/tracing
+export MARKERS_SYSFS=$tmp/sys
+mkdir -p "$tmp/debug/markers" "$tmp/tracing/instances/markers" "$tmp/sys"
+fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
+cat >"$tmp/debug/markers/list" <<EOF
+# name module mode state probes hits signature code format
+subsys_mark1 marker_example near-zero disarmed 0 0 i 0f1f440000 "%d"
+subsys_mark3 marker_example near-zero armed 1 12345678901234 is e9deadbeef "%d %s"
+test_noargs marker_test_sites portable busy 0 0 - over "no arguments"
+test_odd m near-zero disarmed 0 0 - 6690 "$fmt_odd"
+EOF
+
+# --help and usage errors
+expect 0 "--help" -- mc --help
+check "--help lists the exit codes" -- grep -q '4  not root' "$tmp/out"
+for c in list enable disable load unload watch; do
+	expect 0 "$c --help" -- mc $c --help
+	check "$c --help: usage line" -- grep -q "^Usage: markerctl $c" "$tmp/out"
+done
+expect 1 "no command" -- mc
+expect 1 "unknown command" -- mc frobnicate
+expect 1 "list: unknown option" -- mc list --yaml
+expect 1 "list: extra argument" -- mc list foo
+expect 1 "enable: no pattern" -- mc enable
+expect 1 "enable: two patterns" -- mc enable a b
+expect 1 "enable: bad action" -- mc enable a --action bogus
+expect 1 "enable: --action without value" -- mc enable a --action
+expect 1 "enable: empty pattern" -- mc enable ''
+expect 1 "enable: pattern with a space" -- mc enable 'a b'
+expect 1 "disable: no pattern" -- mc disable
+expect 1 "load: no path" -- mc load
+expect 1 "load: missing file" -- mc load "$tmp/nonexistent.ko"
+expect 1 "load: a directory" -- mc load "$tmp"
+expect 1 "unload: no name" -- mc unload
+expect 1 "watch: bad count" -- mc watch --count abc
+expect 1 "watch: zero count" -- mc watch --count 0
+check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err"
+
+# list
+expect 0 "list" -- mc list
+cat >"$tmp/want" <<EOF
+NAME          MODULE             MODE       STATE     PROBES            HITS  SIGNATURE  FORMAT
+subsys_mark1  marker_example     near-zero  disarmed       0               0  i          "%d"
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234  is         "%d %s"
+test_noargs   marker_test_sites  portable   busy           0               0  -          "no arguments"
+test_odd      m                  near-zero  disarmed       0               0  -          "$fmt_odd"
+EOF
+check "list: aligned table" -- cmp -s "$tmp/want" "$tmp/out"
+
+expect 0 "list --json" -- mc list --json
+check "list --json: one object per line" -- [ "$(wc -l <"$tmp/out")" -eq 6 ]
+check "list --json: fields, numbers, escapes" -- python3 -c '
+import json, sys
+got = json.load(open(sys.argv[1]))
+want = [
+ dict(name="subsys_mark1", module="marker_example", mode="near-zero",
+      state="disarmed", probes=0, hits=0, signature="i", code="0f1f440000",
+      format="%d"),
+ dict(name="subsys_mark3", module="marker_example", mode="near-zero",
+      state="armed", probes=1, hits=12345678901234, signature="is",
+      code="e9deadbeef", format="%d %s"),
+ dict(name="test_noargs", module="marker_test_sites", mode="portable",
+      state="busy", probes=0, hits=0, signature="-", code="over",
+      format="no arguments"),
+ dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
+      probes=0, hits=0, signature="-", code="6690",
+      format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!"),
+]
+sys.exit(got != want)' "$tmp/out"
+
+cp "$tmp/debug/markers/list" "$tmp/list.good"
+head -1 "$tmp/list.good" >"$tmp/debug/markers/list"
+expect 0 "list --json: no sites" -- mc list --json
+check "list --json: no sites is []" -- [ "$(cat "$tmp/out")" = "[]" ]
+for bad in 'a b c d 0 0 - x' 'a b c d x 0 - x "f"' 'a b c d 0 0 - x f"' \
+	   'a b c d 0 -1 - x "f"' 'a b c d 0 0 - x "' 'a b c d 0 0 - x "f" y'; do
+	printf '%s\n' "$bad" >"$tmp/debug/markers/list"
+	expect 2 "list: refuses '$bad'" -- mc list
+done
+check "list: names the bad line" -- grep -q 'list:1: unexpected line' "$tmp/err"
+cp "$tmp/list.good" "$tmp/debug/markers/list"
+
+# enable, disable: the command as written
+ctl=$tmp/debug/markers/control
+: >"$ctl"
+expect 0 "enable" -- mc enable subsys_mark3
+check "enable: one write, default action" -- [ "$(cat "$ctl")" = "enable subsys_mark3" ]
+: >"$ctl"
+expect 0 "enable --action print" -- mc enable 'subsys_*' --action print
+check "enable --action print: written" -- [ "$(cat "$ctl")" = "enable subsys_* print" ]
+: >"$ctl"
+expect 0 "enable --action=stack first" -- mc enable --action=stack 'test_[mn]?'
+check "enable --action=stack: written" -- [ "$(cat "$ctl")" = "enable test_[mn]? stack" ]
+: >"$ctl"
+expect 0 "disable" -- mc disable subsys_mark3
+check "disable: written" -- [ "$(cat "$ctl")" = "disable subsys_mark3" ]
+rm "$ctl"
+ln -s /dev/full "$ctl"
+expect 2 "enable: a refused write" -- mc enable subsys_mark3
+check "enable: errno message and dmesg hint" -- \
+	grep -q '^markerctl: enable subsys_mark3: No space left on device (see dmesg)$' "$tmp/err"
+rm "$ctl"
+expect 2 "disable: no control file" -- mc disable subsys_mark3
+
+# watch
+tp=$tmp/tracing/instances/markers/trace_pipe
+printf 'one\ntwo\nthree\n' >"$tp"
+expect 0 "watch --count 2" -- mc watch --count 2
+check "watch --count 2: two lines" -- [ "$(cat "$tmp/out")" = "$(printf 'one\ntwo')" ]
+expect 0 "watch: to the end of a file" -- mc watch
+check "watch: every line" -- cmp -s "$tp" "$tmp/out"
+rm "$tp"
+expect 2 "watch: no ftrace instance" -- mc watch
+
+# no registry, not root
+for c in list "enable x" "disable x" watch "load $here/Makefile"; do
+	# shellcheck disable=SC2086
+	MARKERS_DEBUGFS=$tmp/none expect 3 "$c: no registry" -- mc $c
+done
+check "no registry: says so" -- grep -q 'the registry is not loaded' "$tmp/err"
+mkdir -p "$tmp/sys/module/marker"
+MARKERS_DEBUGFS=$tmp/none expect 3 "list: registry without debugfs" -- mc list
+check "registry without debugfs: says so" -- grep -q 'is debugfs mounted' "$tmp/err"
+if command -v unshare >/dev/null; then
+	for c in list "enable x" "disable x" watch "load x.ko" "unload x"; do
+		# shellcheck disable=SC2086
+		expect 4 "$c: not root" -- unshare -U "$bin" $c
+	done
+	check "not root: says so" -- grep -q 'must be run as root' "$tmp/err"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
