@@ -28,13 +28,17 @@ $(error $(KDIR) lacks CONFIG_JUMP_LABEL, CONFIG_MODULES or CONFIG_KALLSYMS_ALL)
 endif
 endif
 
-all: modules
+all: modules markerctl
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) MARKERS_MODE=$(MARKERS_MODE) modules
 
+markerctl:
+	$(MAKE) -C tools/markerctl
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/markerctl clean
 	rm -rf build
 
 check:
@@ -48,4 +52,4 @@ demo:
 style:
 	tools/testing/markers/style.sh
 
-.PHONY: all modules clean check demo style
+.PHONY: all modules markerctl clean check demo style

@@ -8,6 +8,7 @@ set -euo pipefail
 
 PKGS=(
 	make gcc binutils libc6-dev		# the build
+	libkmod-dev pkg-config			# markerctl
 	linux-headers-amd64			# KDIR
 	linux-image-amd64			# the guest kernel
 	qemu-system-x86 busybox-static cpio gzip # the rig
