@@ -696,6 +696,9 @@ static void __marker_module_add(struct module *mod)
 		}
 		site->entry = e;
 		list_add_tail(&site->node, &e->sites);
+		list_for_each_entry(probe, &e->probes, node)
+			if (!__marker_probe_fits(probe, site))
+				__marker_report_mismatch(probe, site);
 		funcs = __marker_funcs_build(e, site);
 		if (!funcs)
 			continue;
@@ -710,9 +713,6 @@ static void __marker_module_add(struct module *mod)
 			kfree(funcs);
 			continue;
 		}
-		list_for_each_entry(probe, &e->probes, node)
-			if (!__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, site);
 		__marker_site_set(site, funcs);
 	}
 }

@@ -254,6 +254,18 @@ t_pending_probe_armed_on_arrival() {
 	[ "$(hits)" = 5 ] && [ "$(bad)" = 0 ] || fail "hits $(hits) bad $(bad)"
 }
 
+# A pending probe that does not fit the marker that arrives: not armed, said.
+t_pending_mismatch_reported_on_arrival() {
+	rmmod marker_test_sites || return 1
+	insmod marker_test_probe.ko probe=mismatch || return 1
+	insmod marker_test_sites.ko || return 1
+	st=$(state test_types marker_test_sites)
+	rmmod marker_test_probe
+	[ "$st" = disarmed ] || fail "state $st" || return 1
+	dmesg | tail -n 5 | grep -q 'test_types: signature mismatch: probe probe_int \[marker_test_probe\] takes (int)' ||
+		fail "no dmesg line"
+}
+
 t_marker_module_leaves_while_armed() {
 	rmmod marker_test_sites || return 1
 	grep -q '^test_types probe_types marker_test_probe iIcHlQps 0$' "$PROBES" ||
@@ -461,7 +473,7 @@ disarmed_calls_nothing probe_example_prints typed_probe_exact_values
 generic_probe_exact_values marker_without_arguments
 all_sites_of_a_name_arm_together two_probes_either_order
 signature_mismatch_refused site_not_at_defaults_refused
-pending_probe_armed_on_arrival marker_module_leaves_while_armed
+pending_mismatch_reported_on_arrival pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
