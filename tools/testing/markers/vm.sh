@@ -99,6 +99,15 @@ ln -s bin "$root/sbin"
 install -m 0755 "$HERE/guest-init.sh" "$root/init"
 cp -a "$payload/." "$root/payload/"
 cp "$HERE/ktap.sh" "$root/payload/ktap.sh"
+# Dynamically linked programs of the payload (markerctl) get the shared
+# libraries and the dynamic loader that ldd names, at the same paths.
+while IFS= read -r -d '' exe; do
+	[ "$(head -c 4 "$exe" | tr -d '\0')" = $'\177ELF' ] || continue
+	for lib in $(ldd "$exe" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done < <(find "$payload" -type f -perm -u+x -print0)
 (cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$tmp/initrd.gz"
 
