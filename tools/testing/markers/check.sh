@@ -34,7 +34,7 @@ for mode in $modes; do
 	rm -rf "$payload"
 	mkdir -p "$payload"
 
-	if make -C "$top" -s W=1 MARKERS_MODE="$mode" modules >"$out/$mode.build" 2>&1 &&
+	if make -C "$top" -s W=1 MARKERS_MODE="$mode" modules markerctl >"$out/$mode.build" 2>&1 &&
 	   ! grep -E 'warning:|error:' "$out/$mode.build"; then
 		result OK "$mode: build, W=1 without warnings"
 	else
@@ -44,6 +44,7 @@ for mode in $modes; do
 	fi
 	find "$top/kernel" "$top/loader" "$top/samples" "$top/tools/testing/markers" \
 		-name '*.ko' -exec cp {} "$payload/" \;
+	cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" "$payload/"
 	cp "$here/run-tests.sh" "$payload/"
 	echo "$mode" >"$payload/mode"
 

@@ -467,6 +467,9 @@ t_unload_everything() {
 	rmmod marker_test_sites && rmmod marker_example && rmmod marker
 }
 
+# shellcheck source=SCRIPTDIR/tests-markerctl.sh
+. ./tests-markerctl.sh
+
 TESTS="registry_finds_earlier_modules registry_finds_later_modules
 signatures_derived mode_is_built_mode disarmed_sites_are_defaults
 disarmed_calls_nothing probe_example_prints typed_probe_exact_values
@@ -477,7 +480,8 @@ pending_mismatch_reported_on_arrival pending_probe_armed_on_arrival marker_modul
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-one_grace_period_per_batch registry_reload_finds_sites unload_everything"
+one_grace_period_per_batch $MARKERCTL_TESTS
+registry_reload_finds_sites unload_everything markerctl_no_registry"
 
 ktap_print_header
 ktap_set_plan "$(echo $TESTS | wc -w)"
