@@ -197,8 +197,10 @@ t_markerctl_double_enable() {
 	return $mc_ok
 }
 
-# A user namespace without a uid map runs markerctl as uid 65534, with no
-# setuid helper; it must stop before touching anything.
+# In a user namespace without a uid map, geteuid() returns the overflow uid,
+# 65534: markerctl must refuse with 4 before touching anything. (The kernel
+# still sees root there, so this checks markerctl's own test, which is the
+# point, with no setuid helper.)
 t_markerctl_not_root() {
 	[ "$(unshare -U id -u)" = 65534 ] || fail "unshare -U: not uid 65534" ||
 		return 1
