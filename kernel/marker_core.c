@@ -176,14 +176,14 @@ int __marker_site_code(const struct marker_site *site, struct seq_file *m)
 	int n = 0, len, i;
 	bool all_nops = true, nop;
 
-	if (!site->mod)
+	if (!site->mod || !site->key)
 		return 0;
 	for (iter = site->mod->jump_entries;
 	     iter < site->mod->jump_entries + site->mod->num_jump_entries; iter++) {
 		const u8 *code = (const u8 *)jump_entry_code(iter);
 
 		/* init text may be gone already: only the core's sites are read */
-		if (jump_entry_key(iter) != &site->key.key ||
+		if (jump_entry_key(iter) != &site->key->key ||
 		    jump_entry_is_init(iter))
 			continue;
 		len = __marker_insn(code, &nop);
@@ -200,17 +200,37 @@ int __marker_site_code(const struct marker_site *site, struct seq_file *m)
 	return all_nops ? n : -1;
 }
 
+/* How many armed sites share @site's static key: all its enables are theirs. */
+static int __marker_key_users(const struct marker_site *site)
+{
+	struct marker_site *iter;
+	int users = 0;
+
+	if (!site->entry)
+		return 0;
+	list_for_each_entry(iter, &site->entry->sites, node)
+		users += iter->key == site->key &&
+			 rcu_access_pointer(iter->funcs);
+	return users;
+}
+
 /*
  * Is @site as MARK() left it: disarmed, the trampoline at its default and,
- * in near-zero mode, every patched byte a NOP?
+ * in near-zero mode, its key enabled only by the registry's arming of the
+ * other sites of its name, every patched byte a NOP when none is armed?
  */
 bool __marker_site_at_defaults(const struct marker_site *site)
 {
+	int users;
+
 	if (rcu_access_pointer(site->funcs) || READ_ONCE(site->call.func))
 		return false;
-	if (site->mode == MARKER_MODE_NEARZERO)
-		return !static_key_enabled(&site->key) &&
-		       __marker_site_code(site, NULL) >= 0;
+	if (site->mode == MARKER_MODE_NEARZERO) {
+		users = __marker_key_users(site);
+		if (static_key_count(&site->key->key) != users)
+			return false;
+		return users || __marker_site_code(site, NULL) >= 0;
+	}
 	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
 }
 
@@ -226,11 +246,14 @@ const char *__marker_site_state(const struct marker_site *site)
 static void __marker_site_patch(struct marker_site *site, bool on)
 {
 	if (site->mode == MARKER_MODE_NEARZERO) {
-		marker_stats.key_updates++;
-		if (on)
-			static_branch_enable(&site->key);
-		else
-			static_branch_disable(&site->key);
+		/* The key is shared: only its first and last users patch. */
+		if (on) {
+			marker_stats.key_updates += !static_key_count(&site->key->key);
+			static_branch_inc(site->key);
+		} else {
+			static_branch_dec(site->key);
+			marker_stats.key_updates += !static_key_count(&site->key->key);
+		}
 	} else {
 		marker_stats.jump_updates++;
 		/* read by __MARKER_ARMED(), an aligned word-sized load */

@@ -146,7 +146,8 @@ struct marker_funcs {
  * @format: printf format of the arguments
  * @sig: signature, one enum marker_type character per argument
  * @tramp: the site's direct-call trampoline, or NULL
- * @key: near-zero mode: the static key guarding the out-of-line call
+ * @key: near-zero mode: the static key guarding the out-of-line call, shared
+ *	by every site of @name in the module (NULL in portable mode)
  * @jump: portable mode: MARKER_JUMP_OVER (default) or MARKER_JUMP_CALL
  * @call: the static-call key that retargets @tramp
  * @funcs: the connected probes
@@ -156,7 +157,7 @@ struct marker_funcs {
  * @node: link in @entry's list of sites
  * @busy: the registry found the site away from its defaults and left it alone
  *
- * Everything from @key down is written by the registry, under its
+ * Everything from @jump down is written by the registry, under its
  * marker_mutex; the constant part is written by MARK() at compile time.
  */
 struct marker_site {
@@ -167,8 +168,8 @@ struct marker_site {
 	const char *format;
 	const char *sig;
 	void *tramp;
+	struct static_key_false *key;
 
-	struct static_key_false key;
 	unsigned long jump;
 	struct static_call_key call;
 	struct marker_funcs __rcu *funcs;
@@ -266,10 +267,35 @@ struct marker_probe {
 
 #if defined(CONFIG_JUMP_LABEL) && !defined(MARKERS_FORCE_PORTABLE)
 #define __MARKER_MODE		MARKER_MODE_NEARZERO
-#define __MARKER_ARMED(site)	static_branch_unlikely(&(site)->key)
+#define __MARKER_ARMED(name, site) static_branch_unlikely(&__marker_key_##name)
+#define __MARKER_KEY(name)	(&__marker_key_##name)
+
+/*
+ * The static key of every site of @name in a module (in vmlinux: of every
+ * built-in site): a weak, zeroed struct static_key_false (which is
+ * STATIC_KEY_FALSE_INIT) that each file using the name defines once, and
+ * the linker merges. One key update then patches all the sites of a name
+ * in one text_poke_bp() batch.
+ */
+#define __MARKER_KEY_DEFINE(name)					\
+	extern struct static_key_false __marker_key_##name;		\
+	asm(".pushsection .data, \"aw\"\n"				\
+	    ".ifndef __marker_key_" #name "\n"				\
+	    ".weak __marker_key_" #name "\n"				\
+	    ".type __marker_key_" #name ", @object\n"			\
+	    ".size __marker_key_" #name ", %c0\n"			\
+	    ".balign 8\n"						\
+	    "__marker_key_" #name ":\n"					\
+	    ".zero %c0\n"						\
+	    ".endif\n"							\
+	    ".popsection\n"						\
+	    : : "i" (sizeof(struct static_key_false)))
 #else
 #define __MARKER_MODE		MARKER_MODE_PORTABLE
-#define __MARKER_ARMED(site)	unlikely(READ_ONCE((site)->jump) != MARKER_JUMP_OVER)
+#define __MARKER_ARMED(name, site) \
+	unlikely(READ_ONCE((site)->jump) != MARKER_JUMP_OVER)
+#define __MARKER_KEY(name)	NULL
+#define __MARKER_KEY_DEFINE(name)
 #endif
 
 /*
@@ -393,6 +419,7 @@ do {									\
 			      ##__VA_ARGS__) '\0'			\
 	};								\
 	__MARKER_TRAMP_DECL(id, __MARKER_TRAMP_SYM(_name, id), ##__VA_ARGS__); \
+	__MARKER_KEY_DEFINE(_name);					\
 	static struct marker_site __marker_site_##_name			\
 	__aligned(8) __section("__markers") = {				\
 		.abi	= MARKER_SITE_ABI,				\
@@ -402,12 +429,12 @@ do {									\
 		.format	= _fmt,						\
 		.sig	= __marker_sig_##_name,				\
 		.tramp	= __MARKER_TRAMP_ADDR(id),			\
-		.key	= STATIC_KEY_FALSE_INIT,			\
+		.key	= __MARKER_KEY(_name),				\
 		.jump	= MARKER_JUMP_OVER,				\
 		.call	= __MARKER_CALL_INIT,				\
 	};								\
 	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
-	if (__MARKER_ARMED(&__marker_site_##_name))			\
+	if (__MARKER_ARMED(_name, &__marker_site_##_name))		\
 		__MARKER_FIRE(&__marker_site_##_name, id, ##__VA_ARGS__); \
 	__MARKER_KPROBE_SYM(_name);					\
 } while (0)

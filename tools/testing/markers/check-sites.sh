@@ -55,7 +55,7 @@ for ko in "$@"; do
 			esac
 		done < <(objdump -r -j __jump_table "$ko" | awk '
 			$2 == "R_X86_64_PC32" && $1 ~ /0$/ { split($3, c, "+"); code = c[1] " " c[2] }
-			$2 == "R_X86_64_PC64" && $3 ~ /^__markers\+/ { print code }
+			$2 == "R_X86_64_PC64" && $3 ~ /^__marker_key_/ { print code }
 		')
 		if [ "$nops" -ge "$sites" ] && [ -z "$others" ]; then
 			echo "OK $mode: $name: $sites sites, each disarmed site a single NOP ($nops patchable locations)"

@@ -144,9 +144,9 @@ static ssize_t tamper_write(struct file *file, const char __user *ubuf,
 		return -ENOENT;
 	if (site->mode == MARKER_MODE_NEARZERO) {
 		if (on)
-			static_branch_enable(&site->key);
+			static_branch_enable(site->key);
 		else
-			static_branch_disable(&site->key);
+			static_branch_disable(site->key);
 	} else {
 		WRITE_ONCE(site->jump, on ? MARKER_JUMP_CALL : MARKER_JUMP_OVER);
 	}
