@@ -44,5 +44,20 @@ log_cmd grep subsys_mark1 /sys/kernel/debug/markers/list
 
 step "Open /proc/testmark: nothing is printed"
 log_cmd cat /proc/testmark
+
+step "No C code: enable subsys_mark3 with the print action (markerctl)"
+log_cmd ./markerctl enable subsys_mark3 --action print
+log_cmd cat /proc/testmark
+
+step "The line it printed, from the ftrace instance 'markers' (trace_pipe)"
+log_cmd ./markerctl watch --count 1
+
+step "The generic loader, configured at insmod time: count every subsys_* hit"
+log_cmd ./markerctl disable subsys_mark3
+log_cmd insmod marker_loader.ko 'markers=subsys_*' action=count
+log_cmd cat /proc/testmark
+log_cmd cat /proc/testmark
+log_cmd ./markerctl list
+log_cmd rmmod marker_loader
 kernel_lines
 echo "=== demo end"
