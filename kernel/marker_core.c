@@ -813,6 +813,13 @@ static int __marker_module_notify(struct notifier_block *nb,
 	mutex_lock(&marker_mutex);
 	switch (action) {
 	case MODULE_STATE_COMING:
+	/*
+	 * Again when live, for a module that was coming while the registry
+	 * initialised: its COMING call preceded our notifier, and it joined
+	 * the module kset after __marker_add_loaded_modules() walked it.
+	 * Sites already known are skipped.
+	 */
+	case MODULE_STATE_LIVE:
 		__marker_module_add(mod);
 		break;
 	case MODULE_STATE_GOING:
@@ -841,8 +848,9 @@ static struct kset *__marker_module_kset(void)
 /*
  * Modules loaded before the registry: every module's kobject is in the
  * module kset. Pin each live one, then learn its sites. Runs after the
- * notifier is registered, so a module loading meanwhile is seen by one or
- * both; __marker_module_scan() skips sites already known.
+ * notifier is registered, so a module loading meanwhile is seen by the
+ * walk, by its COMING or LIVE notification, or by several:
+ * __marker_module_scan() skips sites already known.
  */
 static int __marker_add_loaded_modules(void)
 {

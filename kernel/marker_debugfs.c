@@ -46,7 +46,9 @@ static int marker_list_show(struct seq_file *m, void *v)
 			else
 				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
 					 "over" : "call");
-			seq_printf(m, " \"%s\"\n", site->format);
+			/* non-printable bytes escaped: one line a site */
+			seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format),
+				   site->format);
 		}
 	}
 	mutex_unlock(&marker_mutex);

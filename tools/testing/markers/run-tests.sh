@@ -435,7 +435,7 @@ t_control_pins_registry() {
 	[ "$(refcnt marker)" = 0 ] || fail "refcnt $(refcnt marker) after disable"
 }
 
-stat() {
+stat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' $DBG/markers/stats
 }
 
@@ -443,24 +443,24 @@ stat() {
 # size. Near-zero: one key update a name each way, however many sites share
 # it (test_multi has two); portable: one jump-target store a site.
 t_one_grace_period_per_batch() {
-	gp=$(stat grace_periods)
-	patches=$(($(stat key_updates) + $(stat jump_updates)))
+	gp=$(stat_of grace_periods)
+	patches=$(($(stat_of key_updates) + $(stat_of jump_updates)))
 	insmod marker_loader.ko 'markers=test_*' || return 1
 	armed=$(awk '!/^#/ && $1 ~ /^test_/ && $4 == "armed" { print $1 }' "$LIST")
-	[ "$(stat grace_periods)" = "$gp" ] || fail "arming waited" || return 1
+	[ "$(stat_of grace_periods)" = "$gp" ] || fail "arming waited" || return 1
 	rmmod marker_loader || return 1
 	n=$(echo "$armed" | wc -l)
 	names=$(echo "$armed" | sort -u | wc -l)
 	[ "$n" -ge 6 ] && [ "$names" -lt "$n" ] || fail "armed: $armed" || return 1
-	[ "$(stat grace_periods)" = $((gp + 1)) ] ||
-		fail "$(($(stat grace_periods) - gp)) grace periods for $n sites" ||
+	[ "$(stat_of grace_periods)" = $((gp + 1)) ] ||
+		fail "$(($(stat_of grace_periods) - gp)) grace periods for $n sites" ||
 		return 1
 	if [ "$MODE" = near-zero ]; then
 		want=$((2 * names))
 	else
 		want=$((2 * n))
 	fi
-	[ $(($(stat key_updates) + $(stat jump_updates) - patches)) = "$want" ] ||
+	[ $(($(stat_of key_updates) + $(stat_of jump_updates) - patches)) = "$want" ] ||
 		fail "$(cat $DBG/markers/stats), want $want updates for $n sites, $names names"
 }
 
