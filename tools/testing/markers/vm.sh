@@ -4,7 +4,7 @@
 # vm.sh - boot a throwaway QEMU guest and run a test payload inside it.
 #
 # Usage: vm.sh [--kernel VMLINUZ] [--append "extra cmdline"] [--timeout SECS]
-#              --log LOGFILE --payload DIR
+#              [--qemu-args "extra QEMU arguments"] --log LOGFILE --payload DIR
 #
 # DIR is copied whole to /payload in a busybox initramfs (together with
 # ktap.sh); the guest runs "sh ./run-tests.sh" there and powers off.  The
@@ -13,6 +13,9 @@
 #
 # Kernel: --kernel, else the /boot/vmlinuz-* matching $KDIR (if set), else
 # the newest /boot/vmlinuz-*-amd64.
+#
+# --qemu-args: words added after the default QEMU arguments, split on
+# blanks (e.g. "-icount shift=0" for instruction counting, as make bench).
 #
 # Exit: the guest's run-tests.sh exit code; 1 if the log shows a crash, a
 # warning or no completion sentinel (reason on stderr); 2 on usage errors.
@@ -44,9 +47,9 @@ SENTINEL='MARKERS-VM-DONE rc='
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 die() { echo "vm.sh: $1" >&2; exit "${2:-1}"; }
-usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] --log LOGFILE --payload DIR" 2; }
+usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] [--qemu-args ARGS] --log LOGFILE --payload DIR" 2; }
 
-kernel='' append='' timeout=600 log='' payload=''
+kernel='' append='' timeout=600 log='' payload='' qemu_args=''
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case "$1" in
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--log)     log=$2 ;;
 	--payload) payload=$2 ;;
+	--qemu-args) qemu_args=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -115,6 +119,8 @@ qemu=(timeout -k 10 "$timeout" qemu-system-x86_64
 	-machine q35 -cpu max -smp 2 -m 1024 -nographic -no-reboot
 	-kernel "$kernel" -initrd "$tmp/initrd.gz"
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 hung_task_panic=1 loglevel=7 $append")
+# shellcheck disable=SC2206 # split on purpose: one word an argument
+[ -z "$qemu_args" ] || qemu+=($qemu_args)
 
 qrc=0
 if [ "${V:-0}" = 1 ]; then
