@@ -77,8 +77,12 @@ static int spin_fn(void *unused)
 	int i = 0;
 
 	while (!kthread_should_stop()) {
-		MARK(test_loop, "%d", i++);
-		if (!(i % 1024))
+		/*
+		 * Not MARK(..., i++): the arguments are evaluated only while
+		 * the marker is armed, and the loop must yield either way.
+		 */
+		MARK(test_loop, "%d", i);
+		if (!(++i % 1024))
 			cond_resched();
 	}
 	return 0;

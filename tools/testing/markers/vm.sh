@@ -115,10 +115,13 @@ done < <(find "$payload" -type f -perm -u+x -print0)
 (cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$tmp/initrd.gz"
 
+# The guest's clock runs with the host's while its emulated CPUs may be
+# starved by a busy host: watchdog_thresh=60 (a soft lockup after 120 s)
+# keeps a slow vCPU from reading as a locked-up one.
 qemu=(timeout -k 10 "$timeout" qemu-system-x86_64
 	-machine q35 -cpu max -smp 2 -m 1024 -nographic -no-reboot
 	-kernel "$kernel" -initrd "$tmp/initrd.gz"
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 hung_task_panic=1 loglevel=7 $append")
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 watchdog_thresh=60 hung_task_panic=1 loglevel=7 $append")
 # shellcheck disable=SC2206 # split on purpose: one word an argument
 [ -z "$qemu_args" ] || qemu+=($qemu_args)
 
