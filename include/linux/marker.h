@@ -258,12 +258,24 @@ struct marker_probe {
 #define __MARKER_ARG_TYPE(i, a)		typeof(__marg##i)
 #define __MARKER_ARG_U64(i, a)		(u64)(__marg##i),
 
+/* The arguments as MARKER_MAX_ARGS u64 values, zeroes after the last. */
+#define __MARKER_FIRST_ARGS_(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, ...) \
+	a0, a1, a2, a3, a4, a5, a6, a7, a8, a9
+#define __MARKER_FIRST_ARGS(...)	__MARKER_FIRST_ARGS_(__VA_ARGS__)
+#define __MARKER_U64_ARGS(...)						\
+	__MARKER_FIRST_ARGS(__MARKER_ARGS(__MARKER_ARG_U64,		\
+		__MARKER_SEP_NONE, ##__VA_ARGS__) 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
 /* The arguments must be integers or pointers. */
 #define __MARKER_ARGS(m, sep, ...) __MARKER_MAP(m, sep, ##__VA_ARGS__)
 
 /* -- The site ------------------------------------------------------------- */
 
 #if IS_ENABLED(CONFIG_MARKERS)
+
+#if BITS_PER_LONG != 64
+#error "markers pass probe arguments as 64-bit slots: 64-bit architectures only"
+#endif
 
 #if defined(CONFIG_JUMP_LABEL) && !defined(MARKERS_FORCE_PORTABLE)
 #define __MARKER_MODE		MARKER_MODE_NEARZERO
@@ -361,6 +373,39 @@ static void __maybe_unused __marker_kprobe_anchor(void)
 	"__marker_tramp_" #name "_" __stringify(id)
 
 /*
+ * Several probes, or a generic one: called out of line, once per file, so
+ * that the annotated function keeps nothing live across their calls and
+ * holds no array (-fstack-protector-strong would add a canary check to
+ * every call of the function, armed or not). The arguments travel as u64:
+ * on the 64-bit ABIs every integer or pointer argument, whatever its
+ * width, takes one 64-bit register or stack slot, so a typed probe called
+ * with them reads exactly what MARK() passed, and ignores the padding (as
+ * tracepoints' tp_stub_func ignores its arguments).
+ */
+static noinline void __maybe_unused
+__marker_call_all(const struct marker_funcs *funcs, struct marker_site *site,
+		  u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+		  u64 a7, u64 a8, u64 a9)
+{
+	const u64 args[MARKER_MAX_ARGS] = {
+		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9
+	};
+	unsigned int i;
+
+	for (i = 0; i < funcs->nr; i++) {
+		const struct marker_func *f = &funcs->f[i];
+
+		if (f->generic)
+			((marker_generic_fn)f->func)(f->data, site, args);
+		else
+			((void (*)(void *, u64, u64, u64, u64, u64, u64, u64,
+				   u64, u64, u64))f->func)(f->data, a0, a1, a2,
+							  a3, a4, a5, a6, a7,
+							  a8, a9);
+	}
+}
+
+/*
  * The armed path: evaluate the arguments once, then call the connected
  * probes with preemption disabled (the registry's grace period is
  * synchronize_rcu(), which waits for such sections).
@@ -380,28 +425,8 @@ do {									\
 					__MARKER_ARG_NAME_C,		\
 					__MARKER_SEP_NONE, ##__VA_ARGS__)); \
 		} else {						\
-			const u64 __margv[] = {				\
-				__MARKER_ARGS(__MARKER_ARG_U64,		\
-					__MARKER_SEP_NONE, ##__VA_ARGS__) 0 \
-			};						\
-			unsigned int __mi;				\
-									\
-			for (__mi = 0; __mi < __mf->nr; __mi++) {	\
-				struct marker_func *__mp = &__mf->f[__mi]; \
-									\
-				if (__mp->generic)			\
-					((marker_generic_fn)__mp->func)( \
-						__mp->data, (site), __margv); \
-				else					\
-					((void (*)(void *__MARKER_ARGS( \
-						__MARKER_ARG_TYPE_C,	\
-						__MARKER_SEP_NONE,	\
-						##__VA_ARGS__)))__mp->func)( \
-						__mp->data __MARKER_ARGS( \
-						__MARKER_ARG_NAME_C,	\
-						__MARKER_SEP_NONE,	\
-						##__VA_ARGS__));	\
-			}						\
+			__marker_call_all(__mf, (site),			\
+					  __MARKER_U64_ARGS(__VA_ARGS__)); \
 		}							\
 	}								\
 	preempt_enable_notrace();					\
