@@ -1,0 +1,603 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""report.py - the report of make bench, from the guest logs and sites.csv.
+
+Usage: report.py --out DIR --passes "icount icount2 time" --wall SECONDS
+
+Reads DIR/<pass>.log (BENCH, SCALE and INFO lines of bench-guest.sh) and
+DIR/sites.csv (sites.py); writes DIR/report.md, DIR/cases.csv,
+DIR/scaling.csv, DIR/scaling.png (gnuplot) and DIR/headline.rst, and prints
+the headline table.
+"""
+
+import argparse
+import csv
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+# label: (what, mode, state, probes, anchor)
+CASES = [
+    ('empty', 'empty loop (baseline)', '-', '-', '-', None),
+    ('key', 'static key', '-', 'disarmed', '-', 'key'),
+    ('tp', 'tracepoint', '-', 'disarmed', '-', 'key'),
+    ('nz', 'marker', 'near-zero', 'disarmed', '-', 'key'),
+    ('pt', 'marker', 'portable', 'disarmed', '-', 'key'),
+    ('nz-tail', 'marker ending its function', 'near-zero', 'disarmed',
+     '-', 'key'),
+    ('pt-tail', 'marker ending its function', 'portable', 'disarmed',
+     '-', 'key'),
+    ('tp-armed-typed-1', 'tracepoint', '-', 'armed', '1 empty probe',
+     'tp-armed-typed-1'),
+    ('nz-armed-typed-1', 'marker', 'near-zero', 'armed', '1 empty typed probe',
+     'tp-armed-typed-1'),
+    ('nz-armed-generic-1', 'marker', 'near-zero', 'armed',
+     '1 empty generic probe', 'tp-armed-typed-1'),
+    ('nz-armed-typed-2', 'marker', 'near-zero', 'armed', '2 empty typed probes',
+     'tp-armed-typed-1'),
+    ('nz-armed-typed-3', 'marker', 'near-zero', 'armed', '3 empty typed probes',
+     'tp-armed-typed-1'),
+    ('pt-armed-typed-1', 'marker', 'portable', 'armed', '1 empty typed probe',
+     'tp-armed-typed-1'),
+    ('pt-armed-generic-1', 'marker', 'portable', 'armed',
+     '1 empty generic probe', 'tp-armed-typed-1'),
+    ('pt-armed-typed-2', 'marker', 'portable', 'armed', '2 empty typed probes',
+     'tp-armed-typed-1'),
+    ('pt-armed-typed-3', 'marker', 'portable', 'armed', '3 empty typed probes',
+     'tp-armed-typed-1'),
+    ('kprobe-int3', 'kprobe on the site\'s symbol', 'int3', '-',
+     'empty pre_handler', 'nz-armed-typed-1'),
+    ('kprobe-opt', 'kprobe on the site\'s symbol', 'optimized', '-',
+     'empty pre_handler', 'nz-armed-typed-1'),
+]
+
+HEADLINE = ['empty', 'key', 'tp', 'nz', 'nz-tail', 'pt', 'pt-tail',
+            'tp-armed-typed-1',
+            'nz-armed-typed-1', 'nz-armed-generic-1', 'nz-armed-typed-3',
+            'kprobe-int3', 'kprobe-opt']
+
+
+def indirect_per_fire(label):
+    """Indirect branches (retpolines) per pass, from the code (sites.csv)."""
+    m = re.match(r'^(nz|pt)-armed-(typed|generic)-(\d)$', label)
+    if m:
+        n = int(m.group(3))
+        # one typed probe: a direct call of the site's trampoline, which
+        # jumps directly to the probe; else one indirect call a probe
+        return 0 if m.group(2) == 'typed' and n == 1 else n
+    if label.startswith('kprobe'):
+        return '>= 1'	# the kprobe core calls pre_handler through a pointer
+    return 0
+
+
+def parse_log(path):
+    bench, scale, info = {}, [], {}
+    if not os.path.exists(path):
+        return bench, scale, info
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == 'BENCH' and len(w) == 6:
+                bench.setdefault(w[1], []).append(
+                    (int(w[3]), int(w[4]), int(w[5])))
+            elif w[0] == 'SCALE' and len(w) == 10:
+                scale.append([w[1], w[2]] + [int(x) for x in w[3:]])
+            elif w[0] == 'INFO' and len(w) >= 2:
+                key = w[1] if w[1] != 'vuln' else 'vuln ' + w[2]
+                info[key] = ' '.join(w[2:] if w[1] != 'vuln' else w[3:])
+    return bench, scale, info
+
+
+def per_iter(runs, col):
+    """Minimum over the runs of col (1: ticks, 2: ns) per iteration."""
+    return min(r[col] / r[0] for r in runs)
+
+
+def fmt(x, nd=2):
+    if x is None or x == '':
+        return '-'
+    if isinstance(x, str):
+        return x
+    if abs(x - round(x)) < 0.005:
+        return '%d' % round(x)
+    return '%.*f' % (nd, x)
+
+
+def ratio(a, b):
+    if a is None or not b:
+        return None
+    return a / b
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--passes', default='icount icount2 time')
+    ap.add_argument('--wall', type=int, default=0)
+    args = ap.parse_args()
+    out = args.out
+    logs = {p: parse_log(os.path.join(out, p + '.log'))
+            for p in args.passes.split()}
+    ic = logs.get('icount', ({}, [], {}))
+    tm = logs.get('time', ({}, [], {}))
+    ic2 = logs.get('icount2', ({}, [], {}))
+    info = dict(tm[2])
+    info.update(ic[2])
+    sites = []
+    if os.path.exists(os.path.join(out, 'sites.csv')):
+        with open(os.path.join(out, 'sites.csv')) as f:
+            sites = list(csv.DictReader(f))
+
+    # -- the cases -------------------------------------------------------
+    rows = []
+    base_i = per_iter(ic[0]['empty'], 1) if 'empty' in ic[0] else None
+    base_t = per_iter(tm[0]['empty'], 2) if 'empty' in tm[0] else None
+    net_i, net_t = {}, {}
+    for label, *_ in CASES:
+        if label in ic[0] and base_i is not None:
+            net_i[label] = per_iter(ic[0][label], 1) - base_i
+        if label in tm[0] and base_t is not None:
+            net_t[label] = per_iter(tm[0][label], 2) - base_t
+    for label, what, mode, state, probes, anchor in CASES:
+        runs = ic[0].get(label)
+        total = per_iter(runs, 1) if runs else None
+        spread = (max(r[1] for r in runs) - min(r[1] for r in runs)
+                  if runs else None)
+        rows.append({
+            'case': label, 'what': what, 'mode': mode, 'state': state,
+            'probes': probes,
+            'iterations': runs[0][0] if runs else '',
+            'runs': len(runs) if runs else 0,
+            'insns_per_iter': total,
+            'insns_net': net_i.get(label),
+            'spread_ticks': spread,
+            'ratio_to_baseline': ratio(total, base_i),
+            'anchor': anchor or '',
+            'ratio_to_anchor': ratio(net_i.get(label), net_i.get(anchor))
+            if anchor else None,
+            'indirect_per_fire': indirect_per_fire(label),
+            'ns_per_iter': per_iter(tm[0][label], 2) if label in tm[0] else None,
+            'ns_net': net_t.get(label),
+            'ns_ratio_to_anchor': ratio(net_t.get(label), net_t.get(anchor))
+            if anchor else None,
+        })
+    fields = list(rows[0].keys())
+    with open(os.path.join(out, 'cases.csv'), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (round(v, 3) if isinstance(v, float) else
+                            '' if v is None else v) for k, v in r.items()})
+    by = {r['case']: r for r in rows}
+
+    # -- scaling ---------------------------------------------------------
+    scale_rows = []
+    probes_of = {}
+    for mod, op, ns, count, keys, jumps, calls, gps, ipis in tm[1]:
+        m = re.match(r'^mb_(scale|shared|portable)_(\d+)$', mod)
+        nsites = int(m.group(2)) if m else 0
+        kind = m.group(1) if m else mod
+        names = nsites // 10 if kind == 'shared' else nsites
+        mode = 'portable' if kind == 'portable' else 'near-zero'
+        if op in ('arm', 'typed'):
+            probes_of[mod] = 'one glob probe' if op == 'arm' else \
+                '%d typed probes' % names
+        scale_rows.append({
+            'module': mod, 'sites': nsites, 'names': names, 'mode': mode,
+            'probes': probes_of.get(mod, '') if op != 'load' else '-',
+            'op': op if op != 'typed' else 'arm',
+            'ms': ns / 1e6, 'count': count, 'key_updates': keys,
+            'jump_updates': jumps, 'call_updates': calls,
+            'patch_batches': keys + calls, 'grace_periods': gps,
+            'sync_ipis': ipis,
+        })
+    sfields = ['module', 'sites', 'names', 'mode', 'probes', 'op', 'ms',
+               'count', 'key_updates', 'jump_updates', 'call_updates',
+               'patch_batches', 'grace_periods', 'sync_ipis']
+    with open(os.path.join(out, 'scaling.csv'), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=sfields)
+        w.writeheader()
+        for r in scale_rows:
+            w.writerow({k: (round(v, 3) if isinstance(v, float) else v)
+                        for k, v in r.items()})
+    chart(out, scale_rows)
+
+    # -- goals -----------------------------------------------------------
+    goals = evaluate(by, sites, scale_rows)
+
+    # -- the report ------------------------------------------------------
+    kernel = info.get('kernel', '?')
+    version = info.get('version', '')
+    m = re.search(r'Debian (\S+) \((\d{4}-\d\d-\d\d)\)\s*$', version)
+    kver = '%s (Debian %s of %s)' % (kernel, m.group(1), m.group(2)) \
+        if m else kernel
+    today = datetime.date.today().isoformat()
+    md = []
+    md.append('# Markers: what a marker costs\n')
+    md.append('Measured %s by `make bench` on %s, x86_64, in QEMU (TCG, `-cpu max`), '
+              'guest CPU "%s"; spectre_v2: %s. `make bench` took %d s.\n' % (
+                  today, kver, info.get('cpu', '?'),
+                  info.get('vuln spectre_v2', '?'), args.wall))
+    md.append('Instruction counts come from a boot with `-icount shift=0 -smp 1`: '
+              'the guest TSC then advances by one per guest instruction, so a '
+              'loop\'s TSC delta is its instruction count. Each case is a '
+              'noinline function that stores its argument and holds the '
+              'construct; the loop calls it %s times with interrupts off, %s '
+              'runs, minimum taken. *net* is instructions per pass minus the '
+              'baseline loop of the same boot (%s instructions: the call, '
+              'the ftrace NOP, the store, the return, the loop). Nanoseconds '
+              'are emulated time from a boot without icount (`-smp 2`, '
+              'multi-threaded TCG): for reference only.\n' % (
+                  by['empty']['iterations'], by['empty']['runs'],
+                  fmt(base_i)))
+    md.append('<a name="headline"></a>\n## Headline\n')
+    md.append(headline_md(by))
+    md.append('\n## Goals\n')
+    for name, verdict, detail in goals:
+        md.append('- **%s: %s.** %s' % (name, verdict, detail))
+    md.append('\n## Every case\n')
+    md.append('| case | mode | state | probes | insns/pass | net | ratio to '
+              'baseline | anchor | net / anchor net | indirect branches '
+              '/ fire | spread (ticks) | emulated ns/pass | net ns |')
+    md.append('|' + '---|' * 13)
+    for r in rows:
+        md.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['what'], r['mode'], r['state'], r['probes'],
+            fmt(r['insns_per_iter']), fmt(r['insns_net']),
+            fmt(r['ratio_to_baseline']), r['anchor'] or '-',
+            fmt(r['ratio_to_anchor']), r['indirect_per_fire'],
+            fmt(r['spread_ticks']), fmt(r['ns_per_iter'], 1),
+            fmt(r['ns_net'], 1)))
+    md.append('\nThe anchor of the disarmed rows is the disarmed static key '
+              '(the kernel\'s cheapest branch), of the armed rows the '
+              'tracepoint with one empty probe, of the kprobe rows the armed '
+              'marker with one typed probe. Indirect branches per fire are '
+              'read from the code: one typed probe is called directly through '
+              'the site\'s trampoline (retargeted with '
+              '`__static_call_update()`), the tracepoint through its inline '
+              'static call; several or generic probes are called through a '
+              'pointer, a retpoline each.\n')
+    md.append(stability_md(ic[0], ic2[0], by))
+    md.append('\n## The sites in the built code (objdump)\n')
+    md.append(sites_md(out))
+    md.append('\n## Arming and disarming at scale\n')
+    md.append(scaling_md(scale_rows, tm[2]))
+    md.append('\n## Files\n')
+    md.append('`cases.csv`, `sites.csv`, `scaling.csv`, `scaling.png` '
+              '(the scaling curve), `headline.rst` (for '
+              'Documentation/markers-bench.rst), the guest logs '
+              '`icount.log`, `icount2.log`, `time.log`, all in build/bench/.\n')
+    with open(os.path.join(out, 'report.md'), 'w') as f:
+        f.write('\n'.join(md) + '\n')
+    with open(os.path.join(out, 'headline.rst'), 'w') as f:
+        f.write(headline_rst(by, today, kver, goals))
+    print(headline_md(by))
+    for name, verdict, detail in goals:
+        print('%s: %s' % (name, verdict))
+    return 0
+
+
+def headline_md(by):
+    lines = ['| case | instructions / pass (net) | × baseline | ratio to anchor | '
+             'indirect branches / fire | emulated ns (net) |',
+             '|---|---|---|---|---|---|']
+    for label in HEADLINE:
+        r = by[label]
+        what = r['what'] + ('' if r['mode'] in ('-', '') else ', ' + r['mode'])
+        what += ', ' + r['state'] if r['state'] != '-' else ''
+        what += ', ' + r['probes'] if r['probes'] != '-' else ''
+        if label == 'empty':
+            net = '%s (absolute)' % fmt(r['insns_per_iter'])
+        else:
+            net = fmt(r['insns_net'])
+        lines.append('| %s | %s | %s | %s | %s | %s |' % (
+            what, net, fmt(r['ratio_to_baseline']),
+            ('%s× %s' % (fmt(r['ratio_to_anchor']), r['anchor'])
+             if r['anchor'] and r['ratio_to_anchor'] is not None else '-'),
+            r['indirect_per_fire'],
+            fmt(r['ns_net'] if label != 'empty' else r['ns_per_iter'], 1)))
+    return '\n'.join(lines) + '\n'
+
+
+def headline_rst(by, today, kver, goals):
+    rows = []
+    for label in HEADLINE:
+        r = by[label]
+        what = r['what'] + ('' if r['mode'] in ('-', '') else ', ' + r['mode'])
+        what += ', ' + r['state'] if r['state'] != '-' else ''
+        what += ', ' + r['probes'] if r['probes'] != '-' else ''
+        net = (fmt(r['insns_per_iter']) + ' (absolute)' if label == 'empty'
+               else fmt(r['insns_net']))
+        rows.append((what, net, str(r['indirect_per_fire'])))
+    w0 = max(len(r[0]) for r in rows + [('case',)])
+    w1 = max(len(r[1]) for r in rows + [('', 'insns/pass (net)')])
+    w2 = len('indirect/fire')
+    sep = '%s  %s  %s' % ('=' * w0, '=' * w1, '=' * w2)
+    out = ['Measured %s on %s, x86_64, QEMU TCG with ``-icount shift=0``:' % (
+        today, kver), '', sep,
+        '%-*s  %-*s  %s' % (w0, 'case', w1, 'insns/pass (net)', 'indirect/fire'),
+        sep]
+    for r in rows:
+        out.append('%-*s  %-*s  %s' % (w0, r[0], w1, r[1], r[2]))
+    out += [sep, '']
+    for name, verdict, _ in goals:
+        out.append('- %s: **%s**' % (name, verdict))
+    return '\n'.join(out) + '\n'
+
+
+def stability_md(ic, ic2, by):
+    if not ic2:
+        return ''
+    lines = ['Repeatability: the disarmed cases in a second boot with '
+             'instruction counting (minimum ticks for the same iterations):\n',
+             '| case | boot 1 | boot 2 | difference |', '|---|---|---|---|']
+    for label in ('empty', 'key', 'tp', 'nz', 'pt', 'nz-tail', 'pt-tail'):
+        if label in ic and label in ic2:
+            a = min(r[1] for r in ic[label])
+            b = min(r[1] for r in ic2[label])
+            lines.append('| %s | %d | %d | %d |' % (label, a, b, b - a))
+    if 'empty-end' in ic:
+        lines.append('\nThe baseline at the end of boot 1: %d ticks (start: %d).' % (
+            min(r[1] for r in ic['empty-end']), min(r[1] for r in ic['empty'])))
+    return '\n'.join(lines) + '\n'
+
+
+def sites_md(out):
+    path = os.path.join(out, 'sites.md')
+    text = open(path).read() if os.path.exists(path) else ''
+    return ('Every function holding a marker site in the samples and the '
+            'benchmark module (`marker_example.ko` also rebuilt in portable '
+            'mode), read with objdump and compared with the same source built '
+            'with CONFIG_MARKERS off. The hot path is the straight line from '
+            'the entry to the return with every conditional branch falling '
+            'through (a disarmed site\'s NOP or branch included); *extra* '
+            'names the added instructions that are not the site\'s own. '
+            'The static key and tracepoint rows compare their case with the '
+            'empty one.\n\n' + text)
+
+
+def scaling_md(rows, info):
+    if not rows:
+        return 'No scaling run.\n'
+    lines = ['One module a line: N noinline functions with one `MARK()` '
+             'each; "shared" puts 10 sites under each name, "portable" is '
+             'built in the portable mode. Armed with one generic glob probe '
+             '(`marker_probe_register()`, as `marker_loader.ko markers=...`) '
+             'or with one typed probe a name; fired once (every site); '
+             'disarmed. Counts are deltas of `markers/stats` and of the '
+             'function-call IPIs (`CAL` in /proc/interrupts): with 2 CPUs, '
+             'one IPI a `text_poke_sync()`, three a `text_poke_bp()` batch. '
+             'Time is emulated (TCG), for reference.\n',
+             '| module | sites | names | mode | probes | op | ms | key '
+             'updates | jump updates | call updates | patch batches | grace '
+             'periods | sync IPIs |', '|' + '---|' * 13]
+    for r in rows:
+        lines.append('| %s | %d | %d | %s | %s | %s | %.2f | %d | %d | %d | %d | %d | %d |' % (
+            r['module'], r['sites'], r['names'], r['mode'], r['probes'],
+            {'fire': 'fire (%d hits)' % r['count'],
+             'load': 'insmod (10 ms resolution)'}.get(r['op'], r['op']),
+            r['ms'], r['key_updates'], r['jump_updates'], r['call_updates'],
+            r['patch_batches'], r['grace_periods'], r['sync_ipis']))
+    loads = [(k, v) for k, v in info.items() if k.startswith('scale-load')]
+    lines.append('\n![scaling](scaling.png)\n')
+    del loads
+    return '\n'.join(lines) + '\n'
+
+
+def chart(out, rows):
+    data = {}
+    for r in rows:
+        if not r['module'].startswith('mb_scale_') or \
+                r['probes'] not in ('one glob probe', '-'):
+            continue
+        data.setdefault(r['sites'], {})[r['op']] = r
+    if not data:
+        return
+    dat = os.path.join(out, 'scaling.dat')
+    with open(dat, 'w') as f:
+        f.write('# sites arm_ms fire_ms disarm_ms arm_ipis disarm_ipis '
+                'arm_batches disarm_batches disarm_gps load_ms\n')
+        for n in sorted(data):
+            d = data[n]
+            if not all(k in d for k in ('arm', 'fire', 'disarm', 'load')):
+                continue
+            f.write('%d %.3f %.3f %.3f %d %d %d %d %d %.3f\n' % (
+                n, d['arm']['ms'], d['fire']['ms'], d['disarm']['ms'],
+                d['arm']['sync_ipis'], d['disarm']['sync_ipis'],
+                d['arm']['patch_batches'], d['disarm']['patch_batches'],
+                d['disarm']['grace_periods'], max(d['load']['ms'], 1)))
+    script = '''
+set terminal pngcairo size 1100,450 font ",10"
+set output "%(png)s"
+set multiplot layout 1,2 title "Arming, firing and disarming N near-zero markers (one glob probe)"
+set logscale xy
+set grid
+set key top left
+set xlabel "marker sites (one name each)"
+set ylabel "emulated time (ms)"
+plot "%(dat)s" using 1:2 with linespoints title "arm all", \\
+     "" using 1:3 with linespoints title "fire each once", \\
+     "" using 1:4 with linespoints title "disarm all", \\
+     "" using 1:10 with linespoints title "insmod (10 ms steps)"
+set ylabel "count"
+plot "%(dat)s" using 1:7 with linespoints title "patch batches (arm)", \\
+     "" using 1:5 with linespoints title "sync IPIs (arm)", \\
+     "" using 1:6 with linespoints title "sync IPIs (disarm)", \\
+     "" using 1:9 with linespoints title "grace periods (disarm)"
+unset multiplot
+''' % {'png': os.path.join(out, 'scaling.png'), 'dat': dat}
+    try:
+        subprocess.run(['gnuplot'], input=script, text=True, check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('report.py: no chart: %s' % e, file=sys.stderr)
+
+
+def site_code(code):
+    """A site's instructions without the addresses that differ per site."""
+    code = re.sub(r'<__markers\+0x[0-9a-f]+>', '<site>', code)
+    return re.sub(r'(j[a-z]+) [0-9a-f]+ <[^>]*>', r'\1 <out of line>', code)
+
+
+def evaluate(by, sites, scale):
+    goals = []
+
+    def net(label):
+        return by[label]['insns_net'] if label in by else None
+
+    # 1. disarmed near-zero, 2. disarmed portable
+    ref_tp = [s for s in sites if s['function'] == 'bench_tp_fn']
+    for mode, label, limit, title in (
+            ('near-zero', 'nz', 1,
+             'Disarmed near-zero site: one NOP, no load, +1 instruction'),
+            ('portable', 'pt', 4,
+             'Disarmed portable site: at most 4 instructions, 1 load, no '
+             'indirect branch')):
+        rows = [s for s in sites if s['mode'] == mode and s['added_insns'] != '']
+        loads = 0 if mode == 'near-zero' else 1
+
+        def fits(s):
+            n = int(s['nsites'])
+            return (int(s['added_insns']) <= limit * n and
+                    int(s['added_loads']) <= loads * n and
+                    s['hot_indirect'] == '0')
+        good = [s for s in rows if fits(s)]
+        bad = [s for s in rows if not fits(s)]
+        mid, tail = net(label), net(label + '-tail')
+        ok = (not bad and mid is not None and tail is not None and
+              round(mid) <= limit and round(tail) <= limit)
+        detail = ''
+        if good and bad:
+            detail = ('Met where nothing is live across the site (%s), '
+                      'missed where a value is (%s). ' % (
+                          ', '.join('`%s`' % s['function'] for s in good),
+                          ', '.join('`%s`' % s['function'] for s in bad)))
+        detail += 'The site\'s own code: %s. ' % '; '.join(sorted({
+            '`%s`' % site_code(c) for s in rows
+            for c in s['site_code'].split(' | ')}))
+        detail += 'objdump, what each function\'s hot path gains: %s. ' % \
+            '; '.join('`%s` (%s) +%s instructions (+%s bytes), +%s loads for '
+                      '%s site(s)%s' % (
+                          s['function'], s['module'], s['added_insns'],
+                          s['added_bytes'], s['added_loads'], s['nsites'],
+                          ' (extra: %s)' % s['extra'] if s['extra'] else '')
+                      for s in rows)
+        detail += ('Run time: +%s instructions a pass with nothing live across '
+                   'the site, +%s with a value live across it (goal: %s%s).' % (
+                       fmt(tail), fmt(mid),
+                       '+1' if limit == 1 else 'at most +4',
+                       '' if ok else ', missed by %s' % fmt(
+                           max(x for x in (mid, tail) if x is not None) - limit)))
+        extras = ' '.join(s['extra'] for s in bad)
+        if 'push' in extras:
+            detail += (' The site itself is %s, but where a value is live '
+                       'across it, GCC keeps the value in a callee-saved '
+                       'register, because the armed path calls out of line '
+                       '(the trampoline, the several-probe helper): a push, a '
+                       'move and a pop on every pass, armed or not. A '
+                       'tracepoint in the same place pays the same%s.' % (
+                           'one NOP' if mode == 'near-zero' else
+                           'a load, a test and a branch',
+                           ' (`bench_tp_fn`: +%s instructions: %s, against '
+                           '+1 for the static key)' % (
+                               ref_tp[0]['added_insns'], ref_tp[0]['extra'])
+                           if ref_tp else ''))
+        if re.search(r'\bsub\b.*\bjne\b', extras):
+            detail += (' The stack protector adds a canary load, store and '
+                       'check: an on-stack array is left in the function.')
+        goals.append((title, 'met' if ok else 'not met', detail))
+
+    # 3. armed, one typed probe vs the tracepoint
+    m, t = net('nz-armed-typed-1'), net('tp-armed-typed-1')
+    mp = net('pt-armed-typed-1')
+    ok = m is not None and t is not None and m <= t
+    fire_m = (m - net('nz')) if m is not None and net('nz') is not None else None
+    fire_t = (t - net('tp')) if t is not None and net('tp') is not None else None
+    detail = ('Marker (near-zero) %s instructions a fire, portable %s, '
+              'tracepoint %s%s; 0 indirect branches on both (direct call of '
+              'the trampoline, then a direct jump; the tracepoint\'s inline '
+              'static call). Armed minus disarmed: marker %s, tracepoint %s%s.' % (
+                  fmt(m), fmt(mp), fmt(t),
+                  '' if ok or m is None or t is None else
+                  ' (missed by %s, %s%%)' % (fmt(m - t), fmt(100 * (m - t) / t, 0)),
+                  fmt(fire_m), fmt(fire_t),
+                  '' if ok else ': the difference is the function-level '
+                  'cost of goals 1 and 2'))
+    goals.append(('Armed, one empty typed probe: no more instructions than '
+                  'the tracepoint, no indirect branch',
+                  'met' if ok else 'not met', detail))
+
+    # 4. no format parsing
+    calls = set()
+    for s in sites:
+        calls.update(s.get('ool_calls', '').split())
+    parsing = sorted(c for c in calls if re.search(
+        r'printf|printk|vsn|va_|format|kstrto|sscanf', c))
+    ok = not parsing
+    goals.append(('No format parsing on any hit path', 'met' if ok else 'not met',
+                  'The out-of-line parts of every site call only: %s. Typed '
+                  'probes get the arguments as C arguments, generic ones as a '
+                  'u64 array with the site\'s signature; nothing reads the '
+                  'format (the registry\'s print action formats its output '
+                  'line with vsnprintf, which is printing, not argument '
+                  'parsing).' % (', '.join('`%s`' % c for c in sorted(calls)) or
+                                 'nothing')))
+
+    # 5. arming 1000 markers
+    def op(mod, o, probes=None):
+        for r in scale:
+            if r['module'] == mod and r['op'] == o and (
+                    probes is None or r['probes'] == probes):
+                return r
+        return None
+    a, d = op('mb_scale_1000', 'arm', 'one glob probe'), \
+        op('mb_scale_1000', 'disarm', 'one glob probe')
+    sa, sd = op('mb_shared_1000', 'arm', 'one glob probe'), \
+        op('mb_shared_1000', 'disarm', 'one glob probe')
+    ta, td = op('mb_scale_1000', 'arm', '1000 typed probes'), \
+        op('mb_scale_1000', 'disarm', '1000 typed probes')
+    if a and d and sa and sd:
+        ok = (a['key_updates'] == a['names'] and sa['key_updates'] == sa['names']
+              and a['grace_periods'] == 0 and sa['grace_periods'] == 0 and
+              d['grace_periods'] == 1 and sd['grace_periods'] == 1)
+        detail = ('1000 sites, 1000 names: arming %d key updates, %d patch '
+                  'batches, %d sync IPIs, %d grace periods; disarming %d key '
+                  'updates, %d grace period(s). 1000 sites under 100 names: '
+                  'arming %d key updates (goal 100), %d patch batches, %d '
+                  'sync IPIs; disarming %d grace period(s).' % (
+                      a['key_updates'], a['patch_batches'], a['sync_ipis'],
+                      a['grace_periods'], d['key_updates'], d['grace_periods'],
+                      sa['key_updates'], sa['patch_batches'], sa['sync_ipis'],
+                      sd['grace_periods']))
+        if ta and td:
+            detail += (' With one typed probe a name instead (1000 '
+                       'marker_probe_register() calls): arming %d grace '
+                       'periods, %d patch batches (key and trampoline); '
+                       'disarming (1000 marker_probe_unregister() calls) %d '
+                       'grace periods: the API has no batch unregister, so '
+                       'each call waits for its own.' % (
+                           ta['grace_periods'], ta['patch_batches'],
+                           td['grace_periods']))
+        goals.append(('Arming 1000 markers: one key update a name; disarming: '
+                      'one grace period', 'met' if ok else 'not met', detail))
+    else:
+        goals.append(('Arming 1000 markers', 'not measured', 'no scaling run'))
+
+    # 6. kprobe >= 10x
+    k, ko, m = net('kprobe-int3'), net('kprobe-opt'), net('nz-armed-typed-1')
+    ok = k is not None and m and k >= 10 * m and (ko is None or ko >= 10 * m)
+    goals.append(('A kprobe on the same site: at least 10 times an armed marker',
+                  'met' if ok else 'not met',
+                  'int3 kprobe %s instructions (%s×), optimized kprobe %s (%s×), '
+                  'armed marker with one typed probe %s.' % (
+                      fmt(k), fmt(ratio(k, m), 1), fmt(ko), fmt(ratio(ko, m), 1),
+                      fmt(m))))
+    return goals
+
+
+if __name__ == '__main__':
+    sys.exit(main())
