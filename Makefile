@@ -8,6 +8,8 @@
 #						in both modes
 #   make demo					the 2006 scenario, in a guest
 #   make style					checkpatch --strict
+#   make bench					what a marker costs, in QEMU
+#						(build/bench/report.md)
 #
 # KDIR defaults to the running kernel's build tree, else the newest Debian
 # linux-headers-*-amd64 (what the test rig boots).
@@ -52,4 +54,8 @@ demo:
 style:
 	tools/testing/markers/style.sh
 
-.PHONY: all modules markerctl clean check demo style
+bench:
+	tools/testing/markers/deps.sh
+	tools/testing/markers/bench/bench.sh
+
+.PHONY: all modules markerctl clean check demo style bench

@@ -13,6 +13,7 @@ PKGS=(
 	linux-image-amd64			# the guest kernel
 	qemu-system-x86 busybox-static cpio gzip # the rig
 	linux-source-6.1 xz-utils perl		# checkpatch.pl
+	gnuplot-nox python3			# make bench: the chart, the report
 )
 
 missing=()
