@@ -21,6 +21,11 @@ extern struct mutex marker_mutex;
 extern struct list_head marker_entries;
 extern struct list_head marker_globs;
 
+#ifndef MODULE
+/* Built in: the sites of vmlinux, gathered by the linker script. */
+extern struct marker_site __start___markers[], __stop___markers[];
+#endif
+
 /**
  * struct marker_stats - what arming and disarming cost, in events that do
  *	not depend on how fast the machine is (markers/stats)

@@ -165,6 +165,24 @@ static int __marker_insn(const u8 *p, bool *nop)
 	return 1;
 }
 
+/* The jump entries that may patch @site's code: its module's or vmlinux's. */
+static struct jump_entry *__marker_jump_entries(const struct marker_site *site,
+						struct jump_entry **stop)
+{
+	if (site->mod) {
+		*stop = site->mod->jump_entries + site->mod->num_jump_entries;
+		return site->mod->jump_entries;
+	}
+#ifndef MODULE
+	/* built in, a site without a module is vmlinux's */
+	*stop = __stop___jump_table;
+	return __start___jump_table;
+#else
+	*stop = NULL;
+	return NULL;
+#endif
+}
+
 /*
  * Look at the code of every jump-table entry of @site's key, printing its
  * bytes to @m if given. Returns the number of entries, or -1 when any of
@@ -172,14 +190,13 @@ static int __marker_insn(const u8 *p, bool *nop)
  */
 int __marker_site_code(const struct marker_site *site, struct seq_file *m)
 {
-	struct jump_entry *iter;
+	struct jump_entry *iter, *stop;
 	int n = 0, len, i;
 	bool all_nops = true, nop;
 
-	if (!site->mod || !site->key)
+	if (!site->key)
 		return 0;
-	for (iter = site->mod->jump_entries;
-	     iter < site->mod->jump_entries + site->mod->num_jump_entries; iter++) {
+	for (iter = __marker_jump_entries(site, &stop); iter < stop; iter++) {
 		const u8 *code = (const u8 *)jump_entry_code(iter);
 
 		/* init text may be gone already: only the core's sites are read */
@@ -697,23 +714,21 @@ static void __marker_module_scan(struct module *mod, struct list_head *found)
 	preempt_enable();
 }
 
-/* Learn the sites of @mod and connect the pending probes that fit. */
-static void __marker_module_add(struct module *mod)
+/* Learn the sites on @found and connect the pending probes that fit. */
+static void __marker_sites_add(struct list_head *found)
 {
 	struct marker_site *site, *tmp;
 	struct marker_probe *probe;
 	struct marker_funcs *funcs;
 	struct marker_entry *e;
-	LIST_HEAD(found);
 
 	lockdep_assert_held(&marker_mutex);
-	__marker_module_scan(mod, &found);
-	list_for_each_entry_safe(site, tmp, &found, node) {
+	list_for_each_entry_safe(site, tmp, found, node) {
 		list_del(&site->node);
 		e = __marker_entry_get(site->name);
 		if (IS_ERR(e)) {
 			pr_err("%s: no memory to track site %s, it stays disarmed\n",
-			       mod->name, site->name);
+			       module_name(site->mod), site->name);
 			site->mod = NULL;
 			continue;
 		}
@@ -727,18 +742,62 @@ static void __marker_module_add(struct module *mod)
 			continue;
 		if (IS_ERR(funcs)) {
 			pr_err("%s: no memory to arm site in %s\n", site->name,
-			       mod->name);
+			       module_name(site->mod));
 			continue;
 		}
 		if (!__marker_site_at_defaults(site)) {
 			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it\n",
-			       site->name, mod->name);
+			       site->name, module_name(site->mod));
 			kfree(funcs);
 			continue;
 		}
 		__marker_site_set(site, funcs);
 	}
 }
+
+/* Learn the sites of @mod and connect the pending probes that fit. */
+static void __marker_module_add(struct module *mod)
+{
+	LIST_HEAD(found);
+
+	lockdep_assert_held(&marker_mutex);
+	__marker_module_scan(mod, &found);
+	__marker_sites_add(&found);
+}
+
+#ifndef MODULE
+/*
+ * Built in, the registry also knows the sites of vmlinux. The linker script
+ * (include/asm-generic/vmlinux.lds.h, as scripts/integrate.sh patches it)
+ * gathers every __markers input section of vmlinux between
+ * __start___markers and __stop___markers: an array, each site being an
+ * 8-aligned static struct marker_site whose size is a multiple of 8. Their
+ * mod stays NULL (module_name() says "kernel"), their jump entries are
+ * vmlinux's, and they are never forgotten: vmlinux does not go away.
+ */
+static void __marker_vmlinux_add(void)
+{
+	struct marker_site *site;
+	LIST_HEAD(found);
+
+	mutex_lock(&marker_mutex);
+	for (site = __start___markers; site < __stop___markers; site++) {
+		if (site->abi != MARKER_SITE_ABI) {
+			pr_err("vmlinux: %#x where a site should be in __markers, expected ABI %#x: ignoring the rest of the section\n",
+			       site->abi, MARKER_SITE_ABI);
+			break;
+		}
+		if (!site->entry)
+			list_add_tail(&site->node, &found);
+	}
+	__marker_sites_add(&found);
+	mutex_unlock(&marker_mutex);
+}
+#else
+static inline void __marker_vmlinux_add(void)
+{
+}
+#endif
 
 /* The owner of @probe is going and left it registered. */
 static bool __marker_probe_forget(struct marker_probe *probe)
@@ -902,6 +961,7 @@ static int __init marker_init(void)
 	ret = __marker_add_loaded_modules();
 	if (ret)
 		goto err_notifier;
+	__marker_vmlinux_add();
 	marker_debugfs_init();
 	return 0;
 
