@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# integrate.sh KERNEL_TREE - make the markers part of a kernel source tree,
+# so that CONFIG_MARKERS=y builds the registry into vmlinux and =m builds
+# marker.ko (see Documentation/markers-intree.rst). Written for Debian's
+# linux-source-6.1; the hooks are plain text edits that say where they fail.
+#
+# The tree gets symbolic links to this project's files, never copies, so
+# the in-tree and out-of-tree forms build the same sources:
+#
+#   include/**                        -> <project>/include/** (linux/marker.h)
+#   kernel/markers/*.[ch], Kbuild     -> <project>/kernel/
+#   kernel/markers/Kconfig.marker     -> <project>/Kconfig.marker
+#   samples/markers/*.[ch], Kbuild    -> <project>/samples/markers/
+#
+# and one hook in each of these files, tagged "markers: integrate.sh":
+#
+#   init/Kconfig                      source "kernel/markers/Kconfig.marker"
+#   kernel/Makefile                   obj-$(CONFIG_MARKERS) += markers/
+#   samples/Makefile                  obj-$(CONFIG_SAMPLE_MARKERS) += markers/
+#   include/asm-generic/vmlinux.lds.h the __markers section of vmlinux,
+#                                     between __start___markers and
+#                                     __stop___markers, in .data
+#
+# Idempotent: run it again after files are added to the project (links to
+# files that are gone are removed) or after the project moves (the links
+# follow it).
+
+set -euo pipefail
+
+TAG='markers: integrate.sh'
+
+die() { echo "integrate.sh: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || die "usage: integrate.sh KERNEL_TREE"
+tree=$(cd "$1" && pwd) || die "no directory $1"
+project=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+for f in Makefile init/Kconfig kernel/Makefile samples/Makefile \
+	 include/asm-generic/vmlinux.lds.h; do
+	[ -f "$tree/$f" ] || die "$tree is not a kernel source tree (no $f)"
+done
+
+# link_dir SRC_DIR DST_DIR PATTERN... - link SRC_DIR's matching source
+# files (not an out-of-tree build's *.mod.c) into DST_DIR, and drop
+# DST_DIR's links that point nowhere any more.
+link_dir() {
+	local src=$1 dst=$2 f
+	shift 2
+	mkdir -p "$dst"
+	for f in "$dst"/*; do
+		if [ -L "$f" ] && { [ ! -e "$f" ] || [[ $f == *.mod.c ]]; }; then
+			rm -f "$f"
+		fi
+	done
+	for pattern in "$@"; do
+		for f in "$src"/$pattern; do
+			[ -f "$f" ] && [[ $f != *.mod.c ]] || continue
+			ln -sfn "$f" "$dst/$(basename "$f")"
+		done
+	done
+}
+
+# The headers, wherever they are under include/ (linux/marker.h, uapi/...).
+(cd "$project/include" && find . -type f -name '*.h') | while read -r h; do
+	h=${h#./}
+	mkdir -p "$tree/include/$(dirname "$h")"
+	ln -sfn "$project/include/$h" "$tree/include/$h"
+done
+
+link_dir "$project/kernel" "$tree/kernel/markers" '*.c' '*.h' Kbuild
+ln -sfn "$project/Kconfig.marker" "$tree/kernel/markers/Kconfig.marker"
+link_dir "$project/samples/markers" "$tree/samples/markers" '*.c' '*.h' Kbuild
+
+# hooked FILE - is the hook in FILE already?
+hooked() {
+	grep -q "$TAG" "$tree/$1"
+}
+
+# append FILE LINE - add a one-line hook at the end of FILE.
+append() {
+	hooked "$1" && return 0
+	printf '\n# %s\n%s\n' "$TAG" "$2" >>"$tree/$1"
+}
+
+append kernel/Makefile 'obj-$(CONFIG_MARKERS) += markers/'
+append samples/Makefile 'obj-$(CONFIG_SAMPLE_MARKERS) += markers/'
+
+# init/Kconfig: right after TRACEPOINTS, at the end of "General setup",
+# where the 2.6.24 markers option was.
+if ! hooked init/Kconfig; then
+	grep -q '^config TRACEPOINTS$' "$tree/init/Kconfig" ||
+		die "init/Kconfig: no 'config TRACEPOINTS' to put the option after"
+	awk -v tag="$TAG" '
+		{ print }
+		/^config TRACEPOINTS$/ { want = 1; next }
+		want && /^\tbool$/ {
+			printf "\n# %s\nsource \"kernel/markers/Kconfig.marker\"\n", tag
+			want = 0
+		}
+	' "$tree/init/Kconfig" >"$tree/init/Kconfig.markers-tmp"
+	mv "$tree/init/Kconfig.markers-tmp" "$tree/init/Kconfig"
+	hooked init/Kconfig || die "init/Kconfig: TRACEPOINTS is not a plain bool"
+fi
+
+# The linker script: vmlinux's sites in .data, right after the tracepoints,
+# as one array with its bounds (so LD_ORPHAN_WARN has nothing to say).
+lds=include/asm-generic/vmlinux.lds.h
+if ! hooked "$lds"; then
+	grep -q '^	\*(__tracepoints)[[:space:]]*\\$' "$tree/$lds" ||
+		die "$lds: no '*(__tracepoints)' line in DATA_DATA to put __markers after"
+	awk -v tag="$TAG" '
+		{ print }
+		/^\t\*\(__tracepoints\)[[:space:]]*\\$/ && !done {
+			printf "\t/* %s */\t\t\t\t\t\\\n", tag
+			printf "\t. = ALIGN(8);\t\t\t\t\t\t\t\\\n"
+			printf "\t__start___markers = .;\t\t\t\t\t\t\\\n"
+			printf "\tKEEP(*(__markers))\t\t\t\t\t\t\\\n"
+			printf "\t__stop___markers = .;\t\t\t\t\t\t\\\n"
+			done = 1
+		}
+	' "$tree/$lds" >"$tree/$lds.markers-tmp"
+	mv "$tree/$lds.markers-tmp" "$tree/$lds"
+	hooked "$lds" || die "$lds: could not add __markers"
+fi
+
+echo "integrate.sh: $tree now builds the markers of $project (CONFIG_MARKERS)"
