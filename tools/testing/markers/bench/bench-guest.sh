@@ -147,7 +147,7 @@ case " $PLAN " in *" scale "*)
 		set -- $(counters) "$(cut -d' ' -f1 /proc/uptime)"
 		insmod "scale/$ko" || { fail "insmod $ko"; continue; }
 		set -- "$@" "$(cut -d' ' -f1 /proc/uptime)" $(counters)
-		echo "SCALE $mod load $(awk -v a="$6" -v b="$7" 'BEGIN { printf "%d", (b - a) * 1e9 }')" \
+		echo "SCALE $mod load $(awk -v a="$6" -v b="$7" 'BEGIN { printf "%.0f", (b - a) * 1e9 }')" \
 			"0 $(($8 - $1)) $(($9 - $2)) $((${10} - $3)) $((${11} - $4)) $((${12} - $5))"
 		scale_op "$mod" arm "$prefix*"
 		scale_op "$mod" fire

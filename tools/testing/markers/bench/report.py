@@ -104,7 +104,8 @@ def fmt(x, nd=2):
         return x
     if abs(x - round(x)) < 0.005:
         return '%d' % round(x)
-    return '%.*f' % (nd, x)
+    text = '%.*f' % (nd, x)
+    return text[1:] if re.match(r'^-0\.0*$', text) else text
 
 
 def ratio(a, b):
@@ -371,7 +372,11 @@ def scaling_md(rows, info):
              'disarmed. Counts are deltas of `markers/stats` and of the '
              'function-call IPIs (`CAL` in /proc/interrupts): with 2 CPUs, '
              'one IPI a `text_poke_sync()`, three a `text_poke_bp()` batch. '
-             'Time is emulated (TCG), for reference.\n',
+             'Time is emulated (TCG), for reference. The insmod rows count '
+             'the IPIs of loading the module: the kernel patches each inline '
+             'static call of the module (`preempt_enable_notrace()` calls '
+             '`preempt_schedule_notrace` through one, on this PREEMPT_DYNAMIC '
+             'kernel, in every armed path) with one `text_poke_bp()`.\n',
              '| module | sites | names | mode | probes | op | ms | key '
              'updates | jump updates | call updates | patch batches | grace '
              'periods | sync IPIs |', '|' + '---|' * 13]
