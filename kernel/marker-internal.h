@@ -10,6 +10,9 @@
 #include <linux/marker.h>
 #include <linux/mutex.h>
 
+/* The registry's hash table of entries has 1 << MARKER_HASH_BITS buckets. */
+#define MARKER_HASH_BITS	10
+
 /*
  * marker_mutex protects marker_entries, every entry's sites and probes
  * lists, every probe's bookkeeping and the arming state of every known site
@@ -48,6 +51,7 @@ extern struct marker_stats marker_stats;
 /**
  * struct marker_entry - everything the registry knows about one name
  * @list: link in marker_entries
+ * @hlist: link in the registry's hash table of entries, by name
  * @sites: the known sites of this name (struct marker_site.node)
  * @probes: registered probes naming it exactly, connected or pending
  *	(struct marker_probe.node); pattern probes are on marker_globs
@@ -58,6 +62,7 @@ extern struct marker_stats marker_stats;
  */
 struct marker_entry {
 	struct list_head list;
+	struct hlist_node hlist;
 	struct list_head sites;
 	struct list_head probes;
 	char name[];

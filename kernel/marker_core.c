@@ -16,6 +16,8 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/glob.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kobject.h>
@@ -36,6 +38,7 @@
 /* See marker-internal.h for what marker_mutex protects and its nesting. */
 DEFINE_MUTEX(marker_mutex);
 LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
+static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS); /* the same, by name */
 LIST_HEAD(marker_globs);		/* pattern probes, under marker_mutex */
 struct marker_stats marker_stats;	/* under marker_mutex */
 
@@ -106,13 +109,34 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 
 /* -- Entries ---------------------------------------------------------------- */
 
+static u32 __marker_hash(const char *name)
+{
+	return jhash(name, strlen(name), 0);
+}
+
 static struct marker_entry *__marker_entry_find(const char *name)
 {
 	struct marker_entry *e;
 
 	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list)
+	hash_for_each_possible(marker_table, e, hlist, __marker_hash(name))
 		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+/*
+ * The entries @probe names, one after the other (start with @e NULL): the
+ * entry of its name, or every entry its pattern matches.
+ */
+static struct marker_entry *__marker_probe_next(const struct marker_probe *probe,
+						struct marker_entry *e)
+{
+	if (!__marker_is_glob(probe->marker))
+		return e ? NULL : __marker_entry_find(probe->marker);
+	e = list_prepare_entry(e, &marker_entries, list);
+	list_for_each_entry_continue(e, &marker_entries, list)
+		if (glob_match(probe->marker, e->name))
 			return e;
 	return NULL;
 }
@@ -130,6 +154,7 @@ static struct marker_entry *__marker_entry_get(const char *name)
 	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->probes);
 	list_add_tail(&e->list, &marker_entries);
+	hash_add(marker_table, &e->hlist, __marker_hash(name));
 	return e;
 }
 
@@ -139,6 +164,7 @@ static void __marker_entry_put(struct marker_entry *e)
 	lockdep_assert_held(&marker_mutex);
 	if (!list_empty(&e->sites) || !list_empty(&e->probes))
 		return;
+	hash_del(&e->hlist);
 	list_del(&e->list);
 	kfree(e);
 }
@@ -460,9 +486,8 @@ static int __marker_probe_check(const struct marker_probe *probe)
 	struct marker_entry *e;
 	int nr = 0;
 
-	list_for_each_entry(e, &marker_entries, list) {
-		if (!__marker_probe_matches(probe, e))
-			continue;
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e)) {
 		list_for_each_entry(site, &e->sites, node) {
 			if (!__marker_probe_fits(probe, site)) {
 				__marker_report_mismatch(probe, site);
@@ -494,9 +519,8 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	news = kcalloc(nr, sizeof(*news), GFP_KERNEL);
 	if (!news)
 		return -ENOMEM;
-	list_for_each_entry(e, &marker_entries, list) {
-		if (!__marker_probe_matches(probe, e))
-			continue;
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e)) {
 		list_for_each_entry(site, &e->sites, node) {
 			news[i] = __marker_funcs_build(e, site);
 			if (IS_ERR(news[i]))
@@ -506,10 +530,10 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	}
 
 	i = 0;
-	list_for_each_entry(e, &marker_entries, list)
-		if (__marker_probe_matches(probe, e))
-			list_for_each_entry(site, &e->sites, node)
-				__marker_site_set(site, news[i++]);
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e))
+		list_for_each_entry(site, &e->sites, node)
+			__marker_site_set(site, news[i++]);
 	kfree(news);
 	return 0;
 
@@ -617,9 +641,8 @@ static bool __marker_probe_detach(struct marker_probe *probe)
 	list_del(&probe->node);
 	probe->registered = false;
 
-	list_for_each_entry(e, &marker_entries, list) {
-		if (!__marker_probe_matches(probe, e))
-			continue;
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e)) {
 		list_for_each_entry(site, &e->sites, node) {
 			if (!__marker_funcs_has(__marker_site_funcs(site), probe))
 				continue;
@@ -635,6 +658,42 @@ static bool __marker_probe_detach(struct marker_probe *probe)
 }
 
 /**
+ * marker_probe_unregister_many() - disconnect probes, with one grace period
+ * @probes: probes given to marker_probe_register(); unregistering one that
+ *	is not registered warns once and skips it
+ * @nr: how many
+ *
+ * Disconnects every probe of @probes from every site, restores the
+ * defaults of the sites left without a probe, then waits for one grace
+ * period, so that no CPU is still running any of them when it returns, and
+ * resets those sites' trampolines. Never fails, even when memory is short.
+ *
+ * Context: process context, may sleep (takes marker_mutex, waits for RCU).
+ */
+void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
+{
+	struct marker_entry *e;
+	bool sync = false;
+	unsigned int i;
+
+	mutex_lock(&marker_mutex);
+	for (i = 0; i < nr; i++) {
+		if (WARN_ON_ONCE(!probes[i]->registered))
+			continue;
+		e = NULL;
+		if (!__marker_is_glob(probes[i]->marker))
+			e = __marker_entry_find(probes[i]->marker);
+		sync |= __marker_probe_detach(probes[i]);
+		if (e)
+			__marker_entry_put(e);
+	}
+	if (sync)
+		__marker_sync();
+	mutex_unlock(&marker_mutex);
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister_many);
+
+/**
  * marker_probe_unregister() - disconnect a probe from every site
  * @probe: a probe given to marker_probe_register(); unregistering one that
  *	is not registered warns once and does nothing
@@ -642,7 +701,8 @@ static bool __marker_probe_detach(struct marker_probe *probe)
  * Restores the defaults of every site left without a probe, waits for a
  * grace period, so that no CPU is still running @probe when it returns,
  * then resets the sites' trampolines. One grace period however many sites
- * the probe was connected to. Never fails, even when memory is short.
+ * the probe was connected to; marker_probe_unregister_many() disconnects
+ * several probes with one. Never fails, even when memory is short.
  *
  * Context: process context, may sleep (takes marker_mutex, waits for RCU).
  * Note: a module must unregister its probes before it exits; it should
@@ -650,19 +710,7 @@ static bool __marker_probe_detach(struct marker_probe *probe)
  */
 void marker_probe_unregister(struct marker_probe *probe)
 {
-	struct marker_entry *e = NULL;
-
-	mutex_lock(&marker_mutex);
-	if (WARN_ON_ONCE(!probe->registered))
-		goto unlock;
-	if (!__marker_is_glob(probe->marker))
-		e = __marker_entry_find(probe->marker);
-	if (__marker_probe_detach(probe))
-		__marker_sync();
-	if (e)
-		__marker_entry_put(e);
-unlock:
-	mutex_unlock(&marker_mutex);
+	marker_probe_unregister_many(&probe, 1);
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister);
 
@@ -859,6 +907,7 @@ static void __marker_forget_all(void)
 			site->entry = NULL;
 			site->mod = NULL;
 		}
+		hash_del(&e->hlist);
 		list_del(&e->list);
 		kfree(e);
 	}

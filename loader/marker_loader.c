@@ -31,13 +31,15 @@ MODULE_PARM_DESC(action,
 		 "count: count hits (the hits column of markers/list); print: one line a hit in the ftrace instance \"markers\"; stack: the line and a stack trace (default count)");
 
 static struct marker_probe probes[MARKER_LOADER_MAX];
+static struct marker_probe *registered[MARKER_LOADER_MAX];
 static unsigned int nr_probes;
 static char *patterns;
 
+/* Everything at once: one grace period. */
 static void marker_loader_detach(void)
 {
-	while (nr_probes)
-		marker_probe_unregister(&probes[--nr_probes]);
+	marker_probe_unregister_many(registered, nr_probes);
+	nr_probes = 0;
 	marker_synchronize_unregister();
 }
 
@@ -80,6 +82,7 @@ static int __init marker_loader_init(void)
 			pr_err("%s: cannot attach: %d\n", pattern, ret);
 			goto err_detach;
 		}
+		registered[nr_probes] = &probes[nr_probes];
 		nr_probes++;
 	}
 	pr_info("attached action %s to %s\n", action, markers);

@@ -538,6 +538,7 @@ do {									\
 #if IS_ENABLED(CONFIG_MARKERS)
 int marker_probe_register(struct marker_probe *probe);
 void marker_probe_unregister(struct marker_probe *probe);
+void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr);
 void marker_synchronize_unregister(void);
 marker_generic_fn marker_action(const char *name);
 #else
@@ -547,6 +548,11 @@ static inline int marker_probe_register(struct marker_probe *probe)
 }
 
 static inline void marker_probe_unregister(struct marker_probe *probe)
+{
+}
+
+static inline void marker_probe_unregister_many(struct marker_probe **probes,
+						unsigned int nr)
 {
 }
 

@@ -351,7 +351,11 @@ t_loader_by_name_and_glob() {
 		[ "$(hits_of subsys_mark1 marker_example)" = 2 ] &&
 		[ "$(hits_of subsys_mark2 marker_example)" = 0 ] ||
 		fail "$(cat "$LIST")" || return 1
+	gp=$(stat_of grace_periods)
 	rmmod marker_loader || return 1
+	[ "$(stat_of grace_periods)" = $((gp + 1)) ] ||
+		fail "rmmod of 3 patterns: $(($(stat_of grace_periods) - gp)) grace periods" ||
+		return 1
 	[ "$(awk '!/^#/ && $4 != "disarmed"' "$LIST")" = "" ] ||
 		fail "armed after rmmod: $(cat "$LIST")" || return 1
 	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")"
