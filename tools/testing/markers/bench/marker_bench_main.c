@@ -334,9 +334,21 @@ static void bench_scale_typed_count(void *data, int v)
 
 static void bench_scale_disarm(void)
 {
+	struct marker_probe **ptrs;
+	unsigned int i;
+
 	if (bench_scale_glob_armed) {
 		marker_probe_unregister(&bench_scale_glob);
 		bench_scale_glob_armed = false;
+	}
+	/* One grace period for all of them, if the pointer array fits. */
+	ptrs = kcalloc(bench_scale_nr, sizeof(*ptrs), GFP_KERNEL);
+	if (ptrs) {
+		for (i = 0; i < bench_scale_nr; i++)
+			ptrs[i] = &bench_scale_probes[i];
+		marker_probe_unregister_many(ptrs, bench_scale_nr);
+		bench_scale_nr = 0;
+		kfree(ptrs);
 	}
 	while (bench_scale_nr)
 		marker_probe_unregister(&bench_scale_probes[--bench_scale_nr]);
