@@ -321,17 +321,19 @@ struct marker_probe {
  * function. They accept a suffixed name, foo.part, when foo is traceable:
  * so the label is preceded by an alias with that shape, whose base is a
  * small traceable function of the file's own, and the addresses after the
- * label stay probeable too.
+ * label stay probeable too. The tracer looks at the name kallsyms gives the
+ * address: in vmlinux, among names at one address, the one with the fewest
+ * leading underscores, hence the base's single one.
  */
-static void __maybe_unused __marker_kprobe_anchor(void)
+static void __maybe_unused _marker_kprobe_anchor(void)
 {
 }
 
 #define __MARKER_KPROBE_SYM(name)					\
 	asm volatile(".ifndef __mark_kprobe_" #name "\n"		\
-		     "__marker_kprobe_anchor.__mark_kprobe_" #name ":\n"	\
+		     "_marker_kprobe_anchor.__mark_kprobe_" #name ":\n"	\
 		     "__mark_kprobe_" #name ":\n"			\
-		     ".endif\n" : : "i" (__marker_kprobe_anchor))
+		     ".endif\n" : : "i" (_marker_kprobe_anchor))
 
 #if defined(CONFIG_HAVE_STATIC_CALL) && defined(CONFIG_X86_64)
 /*
