@@ -86,4 +86,7 @@ bench:
 	tools/testing/markers/deps.sh
 	tools/testing/markers/bench/bench.sh
 
-.PHONY: all modules markerctl install clean check demo style bench
+print-kdir:
+	@echo $(KDIR)
+
+.PHONY: all modules markerctl install clean check demo style print-kdir bench

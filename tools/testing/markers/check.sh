@@ -28,7 +28,12 @@ result() {
 	fi
 }
 
+export KDIR=${KDIR:-$(make -s -C "$top" --no-print-directory print-kdir)}
 mkdir -p "$out"
+while read -r status desc; do
+	result "$status" "$desc"
+done < <("$here/compile-tests.sh")
+
 for mode in $modes; do
 	payload=$out/$mode
 	rm -rf "$payload"
