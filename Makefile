@@ -74,6 +74,7 @@ clean:
 check:
 	tools/testing/markers/deps.sh
 	tools/testing/markers/check.sh
+	tools/testing/markers/intree.sh
 
 demo:
 	tools/testing/markers/deps.sh

@@ -14,6 +14,7 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio gzip # the rig
 	linux-source-6.1 xz-utils perl		# checkpatch.pl
 	gnuplot-nox python3			# make bench: the chart, the report
+	bc bison flex libelf-dev libssl-dev ccache dkms # intree.sh
 )
 
 missing=()

@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# builtin-guest.sh - the in-tree checks of CONFIG_MARKERS=y, run in the QEMU
+# guest by vm.sh as the payload's run-tests.sh (intree.sh builds the
+# payload). The guest kernel is the KUnit kernel: the registry, the KUnit
+# suite's sites and the marker_example sample are built into vmlinux. The
+# payload holds probe_example.ko (an in-tree module of that kernel) and
+# the test modules, built out of tree against it.
+
+# shellcheck disable=SC2317 # the tests are called by name
+# shellcheck source=SCRIPTDIR/ktap.sh
+. ./ktap.sh
+
+DBG=/sys/kernel/debug
+LIST=$DBG/markers/list
+TRACING=/sys/kernel/tracing
+
+echo 1 >/proc/sys/kernel/printk
+
+fail() {
+	ktap_print_msg "$*"
+	return 1
+}
+
+# col NAME LINE: the field of LINE under NAME in the listing's header
+col() {
+	n=$(head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
+		cut -d: -f1)
+	echo "$2" | awk -v n="$n" '{ print $n }'
+}
+
+# site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
+# vmlinux)
+site() {
+	grep "^$1 $2 " "$LIST"
+}
+
+value_lines() {
+	dmesg | grep -c 'value is 1'
+}
+
+is_nop() {
+	echo "$1" | grep -qE '^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+}
+
+is_jmp() {
+	echo "$1" | grep -qE '^(eb..|e9........)(,(eb..|e9........))*$'
+}
+
+t_registry_built_in() {
+	[ -r "$LIST" ] || fail "no $LIST" || return 1
+	if grep -q '^marker ' /proc/modules; then
+		fail "marker is a module: $(cat /proc/modules)"
+		return 1
+	fi
+}
+
+t_builtin_sites_found() {
+	for m in subsys_mark1 subsys_mark2 subsys_mark3; do
+		s=$(site "$m" kernel)
+		[ "$(col state "$s")" = disarmed ] || fail "$m: '$s'" || return 1
+		[ "$(col mode "$s")" = near-zero ] || fail "$m: '$s'" || return 1
+		is_nop "$(col code "$s")" || fail "$m: '$s'" || return 1
+	done
+	# the KUnit suite's six sites, in two copies (its own test checks more)
+	n=$(grep -c '^mkt_[a-z]*_\(default\|portable\) kernel ' "$LIST")
+	[ "$n" -eq 12 ] || fail "$n KUnit sites listed in vmlinux, expected 12"
+}
+
+t_builtin_marker_armed_from_module() {
+	before=$(value_lines)
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = "$before" ] || fail "a probe ran while disarmed" ||
+		return 1
+	insmod probe_example.ko || return 1
+	s=$(site subsys_mark1 kernel)
+	[ "$(col state "$s")" = armed ] || fail "after insmod: '$s'" || return 1
+	is_jmp "$(col code "$s")" || fail "armed code: '$s'" || return 1
+	[ "$(col state "$(site subsys_mark2 kernel)")" = disarmed ] ||
+		fail "subsys_mark2 armed too" || return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = $((before + 1)) ] ||
+		fail "no 'value is 1' from the built-in marker" || return 1
+	rmmod probe_example || return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(value_lines)" = $((before + 1)) ] || fail "probe ran after rmmod" ||
+		return 1
+	s=$(site subsys_mark1 kernel)
+	[ "$(col state "$s")" = disarmed ] || fail "after rmmod: '$s'" || return 1
+	is_nop "$(col code "$s")" || fail "code after rmmod: '$s'"
+}
+
+t_module_markers_with_builtin_registry() {
+	insmod marker_test_sites.ko || return 1
+	s=$(site test_types marker_test_sites)
+	[ "$(col state "$s")" = disarmed ] || fail "'$s'" || return 1
+	insmod marker_test_probe.ko probe=types || return 1
+	[ "$(col state "$(site test_types marker_test_sites)")" = armed ] ||
+		fail "not armed: $(site test_types marker_test_sites)" || return 1
+	echo 100 >"$DBG"/marker_test_sites/fire
+	h=$(cat "$DBG"/marker_test_probe/hits)
+	b=$(cat "$DBG"/marker_test_probe/bad)
+	rmmod marker_test_probe || return 1
+	[ "$h" = 100 ] && [ "$b" = 0 ] || fail "hits $h bad $b" || return 1
+	rmmod marker_test_sites || return 1
+	if grep -q ' marker_test_sites ' "$LIST"; then
+		fail "sites of an unloaded module still listed"
+		return 1
+	fi
+}
+
+# The symbol marker of a built-in site, for kprobe_events.
+t_kprobe_on_builtin_symbol_marker() {
+	grep -q ' t __mark_kprobe_subsys_mark3$' /proc/kallsyms ||
+		fail "no __mark_kprobe_subsys_mark3 in vmlinux's kallsyms" ||
+		return 1
+	echo 'p:markers/bmk3 __mark_kprobe_subsys_mark3' \
+		>"$TRACING"/kprobe_events || fail "$(cat "$TRACING"/error_log)" ||
+		return 1
+	echo 1 >"$TRACING"/events/markers/bmk3/enable
+	for _ in 1 2 3; do cat /proc/testmark 2>/dev/null; done
+	n=$(awk '$1 == "markers/bmk3" || $1 == "bmk3" { print $2 }' \
+		"$TRACING"/kprobe_profile)
+	echo 0 >"$TRACING"/events/markers/bmk3/enable
+	echo '-:markers/bmk3' >>"$TRACING"/kprobe_events
+	[ "$n" = 3 ] || fail "kprobe hits: $n ($(cat "$TRACING"/kprobe_profile))"
+}
+
+TESTS="registry_built_in builtin_sites_found builtin_marker_armed_from_module
+module_markers_with_builtin_registry kprobe_on_builtin_symbol_marker"
+
+ktap_print_header
+# shellcheck disable=SC2086
+ktap_set_plan "$(echo $TESTS | wc -w)"
+for t in $TESTS; do
+	if "t_$t"; then
+		ktap_test_pass "builtin: $t"
+	else
+		ktap_test_fail "builtin: $t"
+	fi
+done
+
+echo "# kernel log follows"
+dmesg
+ktap_finished

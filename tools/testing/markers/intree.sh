@@ -1,0 +1,439 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# intree.sh - the in-tree form, the KUnit suite and the debug kernel; run by
+# "make check" after check.sh. The kernel is Debian's linux-source-6.1,
+# extracted once and integrated with scripts/integrate.sh. Stages:
+#
+#   kunit    kunit.py run --arch=x86_64 with the project's .kunitconfig:
+#            the marker_registry suite, CONFIG_MARKERS=y; one line a case
+#   builtin  that kernel (plus configs/builtin.config) booted in the QEMU
+#            rig: markers of vmlinux found, one armed from a probe module,
+#            module markers with the built-in registry (builtin-guest.sh)
+#   debug    a kernel with lockdep, PROVE_RCU, KASAN, kmemleak and debug
+#            objects (configs/debug.config), CONFIG_MARKERS=m; the whole
+#            integration suite on it, with modules built out of tree
+#            against it, then a kmemleak scan (debug-guest.sh)
+#   dkms     dkms.conf built by dkms against the installed Debian headers,
+#            and make install into a scratch directory
+#
+# Prints "ok - ..."/"not ok - ..." lines, the wall time of each stage, a
+# closing "N passed, N failed" and how long make check has taken. Exits
+# nonzero on any failure. Logs in build/intree/.
+#
+# Caches, outside the clone so that a fresh clone on the same machine
+# rebuilds no kernel from scratch; MARKERS_CACHE, default /var/cache/markers:
+#
+#   src/<tree>        the extracted tree, integrated (links into the clone)
+#   kbuild/kunit      kunit.py's build directory (O=)
+#   kbuild/debug      the debug kernel's build directory (O=)
+#   ccache            the compiler cache
+#
+# STAGES="kunit builtin debug dkms" by default (builtin needs kunit's
+# kernel); JOBS, default the number of CPUs.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+out=$top/build/intree
+cache=${MARKERS_CACHE:-/var/cache/markers}
+stages=${STAGES:-kunit builtin debug dkms}
+jobs=${JOBS:-$(nproc)}
+start=$(date +%s)
+
+# What fails a run wherever it appears in a kernel log (as in vm.sh).
+KERNEL_BAD='Oops|WARNING:|BUG:|Call Trace:|Kernel panic|general protection fault|KASAN|UBSAN|possible circular locking|possible recursive locking|suspicious RCU usage|unreferenced object|soft lockup|hard LOCKUP|self-detected stall'
+
+pass=0
+fail=0
+timings=()
+
+# result OK|FAIL DESCRIPTION
+result() {
+	if [ "$1" = OK ]; then
+		pass=$((pass + 1))
+		echo "ok - $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $2"
+	fi
+}
+
+# check DESCRIPTION COMMAND...: one result line for COMMAND's status
+check() {
+	local desc=$1
+
+	shift
+	if "$@"; then
+		result OK "$desc"
+	else
+		result FAIL "$desc"
+	fi
+}
+
+mmss() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+# stage NAME: run stage_NAME, timed
+stage() {
+	local t0=$SECONDS
+
+	"stage_$1" || true
+	timings+=("$1 $(mmss $((SECONDS - t0)))")
+	echo "# $1: $(mmss $((SECONDS - t0)))"
+}
+
+# tap_results PREFIX LOG: one result per KTAP "ok N"/"not ok N" line of LOG
+tap_results() {
+	local line
+
+	while read -r line; do
+		case "$line" in
+		"ok "*)		result OK "$1${line#ok [0-9]* }" ;;
+		"not ok "*)	result FAIL "$1${line#not ok [0-9]* }" ;;
+		esac
+	done < <(grep -E '^(not )?ok [0-9]+ ' "$2" || true)
+}
+
+# fragment_holds FRAGMENT CONFIG: every option of FRAGMENT is so in CONFIG
+fragment_holds() {
+	local line name ok=0
+
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" "$2" || { echo "# $2: not $line"; ok=1; } ;;
+		"# CONFIG_"*" is not set")
+			name=${line#\# }
+			name=${name%% *}
+			if grep -q "^$name=" "$2"; then
+				echo "# $2: $(grep "^$name=" "$2"), not unset"
+				ok=1
+			fi ;;
+		esac
+	done <"$1"
+	return $ok
+}
+
+# shadow DIR PATH...: DIR mirrors the project's PATHs with links to their
+# sources, so that kbuild (M=DIR) writes its objects there, not in the
+# clone, where check.sh's builds for Debian's kernel live.
+shadow() {
+	local dir=$1 f
+
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$top" && find "$@" -type f \( -name '*.[chS]' -o -name Kbuild \) \
+		! -name '*.mod.c') | while read -r f; do
+		mkdir -p "$dir/$(dirname "$f")"
+		ln -s "$top/$f" "$dir/$f"
+	done
+}
+
+# -- The tree ---------------------------------------------------------------
+
+tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
+src=$cache/src/$(basename "$tarball" .tar.xz)
+kunit_o=$cache/kbuild/kunit
+debug_o=$cache/kbuild/debug
+
+stage_tree() {
+	local version
+
+	version=$(stat -c '%n %s %Y' "$tarball")
+	if [ "$(cat "$src.stamp" 2>/dev/null)" != "$version" ]; then
+		rm -rf "$src" "$src.stamp"
+		mkdir -p "$cache/src"
+		tar -xJf "$tarball" -C "$cache/src" || return 1
+		echo "$version" >"$src.stamp"
+	fi
+	if "$top/scripts/integrate.sh" "$src" >"$out/integrate.log" 2>&1; then
+		result OK "tree: $(basename "$tarball") integrated (scripts/integrate.sh)"
+	else
+		cat "$out/integrate.log"
+		result FAIL "tree: $(basename "$tarball") integrated (scripts/integrate.sh)"
+		return 1
+	fi
+	check "tree: integrated with links to the project, no copies" \
+		test "$(readlink "$src/kernel/markers/marker_core.c")" = \
+		"$top/kernel/marker_core.c" -a \
+		"$(readlink "$src/include/linux/marker.h")" = \
+		"$top/include/linux/marker.h"
+}
+
+# -- KUnit ------------------------------------------------------------------
+
+# The KTAP of kunit.py's test.log: one line per case and per parameter,
+# "ok|not ok|skip PATH". "# Subtest: NAME" at indentation d names the test
+# whose results are at d and whose own result is at d - 1. KUnit prints a
+# skipped parameter as "ok": a case's "pass:P fail:F skip:S" line tells,
+# and its parameters are held until then.
+ktap_cases() {
+	sed -E 's/^\[[ 0-9.]+\] ?//' "$1" | awk '
+		{
+			match($0, /^ */)
+			d = int(RLENGTH / 4)
+			l = substr($0, RLENGTH + 1)
+		}
+		l ~ /^# Subtest: / { name[d] = substr(l, 12); next }
+		d == 1 && l ~ /^# [^ ]+: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+$/ {
+			match(l, /skip:[0-9]+/)
+			skipped = substr(l, RSTART + 5, RLENGTH - 5) + 0
+			next
+		}
+		l ~ /^(not )?ok [0-9]+ / && d > 0 {
+			st = l ~ /^not / ? "not ok" : "ok"
+			sub(/^(not )?ok [0-9]+ /, "", l)
+			if (l ~ /# SKIP/)
+				st = "skip"
+			sub(/ *# SKIP.*$/, "", l)
+			path = ""
+			for (i = 1; i <= d; i++)
+				path = path name[i] ": "
+			if (d > 1) {
+				held[++n] = st
+				heldpath[n] = path l
+				next
+			}
+			for (i = 1; i <= n; i++)
+				print (skipped && held[i] == "ok" ? "skip" : held[i]) \
+					" " heldpath[i]
+			print st " " path l
+			n = 0
+			skipped = 0
+		}'
+}
+
+stage_kunit() {
+	local rc=0 st desc n=0
+
+	(cd "$src" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--kunitconfig="$top/.kunitconfig" \
+		--kunitconfig="$here/configs/builtin.config" \
+		--build_dir="$kunit_o" --jobs="$jobs" --qemu_args="-smp 2" \
+		--timeout=900) >"$out/kunit.log" 2>&1 || rc=$?
+	if [ ! -f "$kunit_o/test.log" ] ||
+	   ! grep -q 'Subtest: marker_registry' "$kunit_o/test.log"; then
+		tail -n 40 "$out/kunit.log" | sed 's/^/# /'
+		result FAIL "kunit: kunit.py run built and booted the suite (see $out/kunit.log)"
+		return 1
+	fi
+	while read -r st desc; do
+		n=$((n + 1))
+		case "$st" in
+		ok)	result OK "kunit: $desc" ;;
+		skip)	result FAIL "kunit: $desc (skipped)" ;;
+		*)	result FAIL "kunit: $desc" ;;
+		esac
+	done < <(ktap_cases "$kunit_o/test.log")
+	grep -A5 -E '(EXPECTATION|ASSERTION) FAILED' "$kunit_o/test.log" |
+		head -n 60 | sed 's/^/# /'
+	check "kunit: kunit.py run passed ($n results)" test "$rc" -eq 0 -a "$n" -gt 0
+	if grep -nE "$KERNEL_BAD" "$kunit_o/test.log" | head -n 5 | sed 's/^/# /' |
+	   grep -q .; then
+		result FAIL "kunit: kernel log clean (see $kunit_o/test.log)"
+	else
+		result OK "kunit: kernel log clean (lockdep, might_sleep, WARN)"
+	fi
+	# The tree's own objects, again with W=1 (kunit.py builds without).
+	if make -C "$src" O="$kunit_o" -s W=1 kernel/markers/ samples/markers/ \
+		>"$out/kunit-w1.build" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out/kunit-w1.build"; then
+		result OK "kunit: in-tree build (CONFIG_MARKERS=y), W=1 without warnings"
+	else
+		cat "$out/kunit-w1.build"
+		result FAIL "kunit: in-tree build (CONFIG_MARKERS=y), W=1 without warnings"
+	fi
+}
+
+# -- CONFIG_MARKERS=y in the rig ----------------------------------------------
+
+stage_builtin() {
+	local payload=$out/builtin mods=$out/builtin-mods vm_rc=0
+
+	if [ ! -f "$kunit_o/arch/x86/boot/bzImage" ]; then
+		result FAIL "builtin: no kernel (the kunit stage builds it)"
+		return 1
+	fi
+	check "builtin: vmlinux has the registry and sites (CONFIG_MARKERS=y)" \
+		grep -q '^CONFIG_MARKERS=y$' "$kunit_o/.config"
+	rm -rf "$payload"
+	mkdir -p "$payload"
+	# the test modules, out of tree against the same kernel
+	shadow "$mods" tools/testing/markers
+	if make -C "$kunit_o" M="$mods/tools/testing/markers" -s W=1 modules \
+		>"$out/builtin-mods.build" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out/builtin-mods.build"; then
+		result OK "builtin: test modules built against it, W=1 without warnings"
+	else
+		cat "$out/builtin-mods.build"
+		result FAIL "builtin: test modules built against it, W=1 without warnings"
+		return 1
+	fi
+	cp "$kunit_o/samples/markers/probe_example.ko" \
+		"$mods"/tools/testing/markers/*.ko "$payload/"
+	cp "$here/builtin-guest.sh" "$payload/run-tests.sh"
+	"$here/vm.sh" --kernel "$kunit_o/arch/x86/boot/bzImage" \
+		--append "kunit.enable=0 panic_print=0x20" --timeout 900 \
+		--log "$out/builtin.log" --payload "$payload" \
+		2>"$out/builtin.vm" || vm_rc=$?
+	tap_results "" "$out/builtin.log"
+	if [ "$vm_rc" -eq 0 ]; then
+		result OK "builtin: guest log clean, checks complete"
+	else
+		sed 's/^/# /' "$out/builtin.vm"
+		result FAIL "builtin: guest log clean, checks complete (see $out/builtin.log)"
+	fi
+}
+
+# -- The debug kernel -------------------------------------------------------
+
+stage_debug() {
+	local frag=$here/configs/debug.config payload=$out/debug mods=$out/debug-mods
+	local vm_rc=0 f
+
+	mkdir -p "$debug_o"
+	if ! cmp -s "$frag" "$debug_o/.markers-fragment"; then
+		cp "$frag" "$debug_o/.config"
+		make -C "$src" O="$debug_o" -s olddefconfig >"$out/debug.config.log" 2>&1 ||
+			{ cat "$out/debug.config.log"; return 1; }
+		cp "$frag" "$debug_o/.markers-fragment"
+	fi
+	check "debug: .config has every option of configs/debug.config" \
+		fragment_holds "$frag" "$debug_o/.config" || return 1
+	if make -C "$src" O="$debug_o" -j"$jobs" bzImage modules \
+		>"$out/debug.build" 2>&1 && [ -f "$debug_o/kernel/markers/marker.ko" ]; then
+		result OK "debug: kernel and in-tree marker.ko (CONFIG_MARKERS=m) built"
+	else
+		tail -n 40 "$out/debug.build"
+		result FAIL "debug: kernel and in-tree marker.ko (CONFIG_MARKERS=m) built"
+		return 1
+	fi
+	if make -C "$src" O="$debug_o" -s W=1 kernel/markers/ \
+		>"$out/debug-w1.build" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out/debug-w1.build"; then
+		result OK "debug: in-tree marker.ko, W=1 without warnings"
+	else
+		cat "$out/debug-w1.build"
+		result FAIL "debug: in-tree marker.ko, W=1 without warnings"
+	fi
+
+	# The integration suite's payload, as check.sh makes it, built against
+	# the debug tree.
+	shadow "$mods" Kbuild include kernel loader samples tools/testing/markers
+	if make -C "$debug_o" M="$mods" -s W=1 MARKERS_MODE=near-zero modules \
+		>"$out/debug-mods.build" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out/debug-mods.build"; then
+		result OK "debug: out-of-tree modules against it, W=1 without warnings"
+	else
+		cat "$out/debug-mods.build"
+		result FAIL "debug: out-of-tree modules against it, W=1 without warnings"
+		return 1
+	fi
+	rm -rf "$payload"
+	mkdir -p "$payload"
+	find "$mods" -name '*.ko' -exec cp {} "$payload/" \;
+	cp "$debug_o/kernel/markers/marker.ko" "$payload/intree-marker.ko"
+	if [ -f "$top/tools/markerctl/Makefile" ]; then
+		make -C "$top" -s markerctl >"$out/markerctl.build" 2>&1 ||
+			{ cat "$out/markerctl.build"; return 1; }
+		cp "$top/tools/markerctl/markerctl" "$payload/"
+	fi
+	for f in "$here"/tests-*.sh; do
+		[ -f "$f" ] && cp "$f" "$payload/"
+	done
+	cp "$here/run-tests.sh" "$payload/suite.sh"
+	cp "$here/debug-guest.sh" "$payload/run-tests.sh"
+	echo near-zero >"$payload/mode"
+
+	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" \
+		--append "loglevel=6 panic_print=0x20" --timeout 2400 \
+		--log "$out/debug.log" --payload "$payload" \
+		2>"$out/debug.vm" || vm_rc=$?
+	tap_results "debug: " "$out/debug.log"
+	if [ "$vm_rc" -eq 0 ]; then
+		result OK "debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete"
+	else
+		sed 's/^/# /' "$out/debug.vm"
+		result FAIL "debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete (see $out/debug.log)"
+	fi
+}
+
+# -- DKMS and make install ----------------------------------------------------
+
+stage_dkms() {
+	local hdr kver version tmp
+
+	hdr=$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
+	kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$hdr/include/generated/utsrelease.h" 2>/dev/null)
+	version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+	if [ -z "$kver" ] || [ -z "$version" ] || ! command -v dkms >/dev/null; then
+		result FAIL "dkms: headers ($hdr), dkms.conf version and dkms present"
+		return 1
+	fi
+	tmp=$(mktemp -d)
+	# The tracked files, as a distro would unpack them in /usr/src; a
+	# scratch DKMS tree; no signing (the machine's MOK is not ours to make).
+	mkdir -p "$tmp/src/markers-$version" "$tmp/dkms"
+	(cd "$top" && git ls-files -z 2>/dev/null || find . -type f -print0) |
+		(cd "$top" && xargs -0 cp --parents -t "$tmp/src/markers-$version")
+	if sign_file=/nonexistent dkms add -m markers -v "$version" \
+		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >"$out/dkms.log" 2>&1 &&
+	   sign_file=/nonexistent dkms build -m markers -v "$version" -k "$kver" \
+		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >>"$out/dkms.log" 2>&1 &&
+	   [ -f "$tmp/dkms/markers/$version/$kver/x86_64/module/marker.ko" ]; then
+		result OK "dkms: dkms build markers/$version for $kver"
+	else
+		tail -n 30 "$out/dkms.log" | sed 's/^/# /'
+		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; | sed 's/^/# /'
+		result FAIL "dkms: dkms build markers/$version for $kver"
+	fi
+	if make -C "$top" -s install DESTDIR="$tmp/root" KDIR="$hdr" \
+		>"$out/install.log" 2>&1 &&
+	   [ -f "$tmp/root/lib/modules/$kver/updates/markers/marker.ko" ] &&
+	   [ -f "$tmp/root/usr/src/markers/include/linux/marker.h" ]; then
+		result OK "install: make install DESTDIR=... (modules for $kver, header)"
+	else
+		cat "$out/install.log"
+		result FAIL "install: make install DESTDIR=... (modules for $kver, header)"
+	fi
+	rm -rf "$tmp"
+}
+
+# -----------------------------------------------------------------------------
+
+mkdir -p "$out" "$cache/ccache"
+# One run at a time on the shared tree and build directories.
+exec 9>"$cache/lock"
+flock 9
+
+export CCACHE_DIR=$cache/ccache
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+export PATH=/usr/lib/ccache:$PATH
+# Fixed build strings: a relinked vmlinux does not change for the date.
+export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=markers
+KBUILD_BUILD_TIMESTAMP=$(date -u -d "@$(stat -c %Y "$tarball")")
+export KBUILD_BUILD_TIMESTAMP
+
+ccache -z >/dev/null
+stage tree
+for s in $stages; do
+	stage "$s"
+done
+
+echo "# ccache: $(ccache -s | grep -iE '^ *(hits|misses):' | tr -s ' ' | paste -sd ' ')"
+echo "# times: ${timings[*]}"
+echo "$pass passed, $fail failed"
+# make check's own time: our parent make's age, when there is one.
+ppid=$PPID
+while [ "$ppid" -gt 1 ] && [ "$(ps -o comm= -p "$ppid")" != make ]; do
+	ppid=$(ps -o ppid= -p "$ppid" | tr -d ' ')
+done
+if [ "$ppid" -gt 1 ]; then
+	echo "# make check: $(mmss "$(ps -o etimes= -p "$ppid" | tr -d ' ')") so far (intree.sh $(mmss $(($(date +%s) - start))))"
+fi
+[ "$fail" -eq 0 ]
