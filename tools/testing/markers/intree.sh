@@ -406,7 +406,7 @@ stage_dkms() {
 
 # -----------------------------------------------------------------------------
 
-mkdir -p "$out" "$cache/ccache"
+mkdir -p "$out" "$cache/ccache" "$cache/kbuild"
 # One run at a time on the shared tree and build directories.
 exec 9>"$cache/lock"
 flock 9
