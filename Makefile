@@ -74,11 +74,6 @@ clean:
 check:
 	tools/testing/markers/deps.sh
 	tools/testing/markers/check.sh
-
-# The in-tree form, KUnit and the debug kernel: kernel builds, long from a
-# cold cache; not yet part of make check (see Documentation/markers-intree.rst).
-check-intree:
-	tools/testing/markers/deps.sh
 	tools/testing/markers/intree.sh
 
 demo:
@@ -95,4 +90,4 @@ bench:
 print-kdir:
 	@echo $(KDIR)
 
-.PHONY: all modules markerctl install clean check check-intree demo style print-kdir bench
+.PHONY: all modules markerctl install clean check demo style print-kdir bench
