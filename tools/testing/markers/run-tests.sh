@@ -117,7 +117,7 @@ t_mode_is_built_mode() {
 
 t_disarmed_sites_are_defaults() {
 	n=0
-	while read -r name mod mode st probes hits sig code fmt; do
+	while read -r name mod _ _ _ _ _ code _; do
 		case "$name" in \#*) continue ;; esac
 		is_disarmed_code "$code" ||
 			fail "$name in $mod: code $code" || return 1
@@ -313,7 +313,7 @@ t_kprobe_on_symbol_marker() {
 	echo 'p:markers/mk1 marker_example:__mark_kprobe_subsys_mark3' \
 		>$TRACING/kprobe_events || fail "$(cat $TRACING/error_log)" || return 1
 	echo 1 >$TRACING/events/markers/mk1/enable
-	for i in 1 2 3; do cat /proc/testmark 2>/dev/null; done
+	for _ in 1 2 3; do cat /proc/testmark 2>/dev/null; done
 	n=$(awk '$1 == "markers/mk1" || $1 == "mk1" { print $2 }' $TRACING/kprobe_profile)
 	echo 0 >$TRACING/events/markers/mk1/enable
 	echo '-:markers/mk1' >>$TRACING/kprobe_events
