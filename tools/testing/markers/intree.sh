@@ -379,8 +379,14 @@ stage_dkms() {
 	# The tracked files, as a distro would unpack them in /usr/src; a
 	# scratch DKMS tree; no signing (the machine's MOK is not ours to make).
 	mkdir -p "$tmp/src/markers-$version" "$tmp/dkms"
-	(cd "$top" && git ls-files -z 2>/dev/null || find . -type f -print0) |
-		(cd "$top" && xargs -0 cp --parents -t "$tmp/src/markers-$version")
+	(
+		cd "$top" || exit 1
+		if git rev-parse --git-dir >/dev/null 2>&1; then
+			git ls-files -z
+		else
+			find . -type f -print0
+		fi
+	) | (cd "$top" && xargs -0 cp --parents -t "$tmp/src/markers-$version")
 	if sign_file=/nonexistent dkms add -m markers -v "$version" \
 		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >"$out/dkms.log" 2>&1 &&
 	   sign_file=/nonexistent dkms build -m markers -v "$version" -k "$kver" \
