@@ -14,28 +14,48 @@
 #						KDIR's kernel, the header,
 #						markerctl if it was built
 #
-# KDIR defaults to the running kernel's build tree, else the newest Debian
-# linux-headers-*-amd64 (what the test rig boots).
+# KDIR: what the command line or the environment gives, always. Otherwise
+# the tree of Debian's linux-headers-amd64 metapackage, the package it
+# depends on (/usr/src/linux-headers-6.1.0-NN-amd64): the kernel of
+# linux-image-amd64, which the test rig boots; other installed headers
+# (rt, 6.12, ...) are never picked. Without the metapackage, the running
+# kernel's build tree. It is looked up each time a recipe uses it, never
+# while make reads this file: make check, demo and bench install the
+# headers first (deps.sh), then run their scripts with KDIR exported.
+# The targets that build against KDIR check it (and CONFIG_JUMP_LABEL,
+# CONFIG_MODULES, CONFIG_KALLSYMS_ALL) when they run.
 
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-		    $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+DEBIAN_KDIR = $(shell \
+	h=$$(dpkg-query -W -f='$${db:Status-Abbrev}$${Depends}' \
+		linux-headers-amd64 2>/dev/null | \
+		sed -n 's/^ii *\(linux-headers-[^ ,]*\).*/\1/p'); \
+	r=/lib/modules/$$(uname -r)/build; \
+	if [ -n "$$h" ] && [ -d "/usr/src/$$h" ]; then echo "/usr/src/$$h"; \
+	elif [ -d "$$r" ]; then echo "$$r"; fi)
+
+ifneq ($(filter undefined environment,$(origin KDIR)),)
+ifeq ($(KDIR),)
+KDIR = $(DEBIAN_KDIR)
+endif
+endif
 MARKERS_MODE ?= near-zero
 export KDIR
 
-ifeq ($(KDIR),)
-$(error no kernel build tree: install linux-headers-amd64 or pass KDIR=)
-endif
-
-KCONFIG := $(KDIR)/include/config/auto.conf
-ifneq ($(wildcard $(KCONFIG)),)
-ifneq ($(shell grep -c '^CONFIG_\(JUMP_LABEL\|MODULES\|KALLSYMS_ALL\)=y' $(KCONFIG)),3)
-$(error $(KDIR) lacks CONFIG_JUMP_LABEL, CONFIG_MODULES or CONFIG_KALLSYMS_ALL)
-endif
-endif
-
 all: modules markerctl
 
-modules:
+kdir:
+	@kdir='$(KDIR)'; conf=$$kdir/include/config/auto.conf; \
+	if [ -z "$$kdir" ] || [ ! -f "$$kdir/Makefile" ]; then \
+		echo "no kernel build tree$${kdir:+ in $$kdir}: install linux-headers-amd64 or pass KDIR=" >&2; \
+		exit 1; \
+	fi; \
+	for c in JUMP_LABEL MODULES KALLSYMS_ALL; do \
+		[ ! -f "$$conf" ] || grep -q "^CONFIG_$$c=y" "$$conf" || \
+			no="$${no:-}$${no:+, }CONFIG_$$c"; \
+	done; \
+	if [ -n "$${no:-}" ]; then echo "$$kdir lacks $$no" >&2; exit 1; fi
+
+modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) MARKERS_MODE=$(MARKERS_MODE) modules
 
 markerctl:
@@ -66,28 +86,32 @@ install: modules
 	fi
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KRELEASE); fi
 
-clean:
+clean: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/markerctl clean
 	rm -rf build
 
-check:
-	tools/testing/markers/deps.sh
+# deps-<target> runs first, as a prerequisite: make builds a recipe's
+# environment (the exported KDIR) when the recipe starts, so the scripts
+# see the headers deps.sh has just installed.
+check: deps-check
 	tools/testing/markers/check.sh
 	tools/testing/markers/intree.sh
 
-demo:
-	tools/testing/markers/deps.sh
+demo: deps-demo
 	tools/testing/markers/demo.sh
 
 style:
 	tools/testing/markers/style.sh
 
-bench:
-	tools/testing/markers/deps.sh
+bench: deps-bench
 	tools/testing/markers/bench/bench.sh
 
-print-kdir:
+deps-check deps-demo deps-bench:
+	tools/testing/markers/deps.sh $(@:deps-%=%)
+
+print-kdir: kdir
 	@echo $(KDIR)
 
-.PHONY: all modules markerctl install clean check demo style print-kdir bench
+.PHONY: all kdir modules markerctl install clean check demo style print-kdir \
+	bench deps-check deps-demo deps-bench

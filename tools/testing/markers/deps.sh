@@ -1,24 +1,48 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# deps.sh - install the Debian packages the build and the test rig need.
-# Idempotent: installs only what is missing (as root, or it says what to do).
+# deps.sh - install the Debian packages a make target needs.
+#
+# Usage: deps.sh demo|check|bench
+#
+# Run by the top-level Makefile before the target's scripts, so a fresh
+# Debian 12 machine needs only make (and root). Idempotent and silent when
+# nothing is missing; installs only what is (as root, or it says what to do).
 
 set -euo pipefail
 
-PKGS=(
+# The modules and markerctl, against Debian's linux-headers-amd64 (the
+# Makefile's default KDIR).
+BUILD=(
 	make gcc binutils libc6-dev		# the build
 	libkmod-dev pkg-config			# markerctl
 	linux-headers-amd64			# KDIR
-	linux-image-amd64			# the guest kernel
-	qemu-system-x86 busybox-static cpio gzip # the rig
-	linux-source-6.1 xz-utils perl		# checkpatch.pl
-	gnuplot-nox python3			# make bench: the chart, the report
-	bc bison flex libelf-dev libssl-dev ccache dkms # intree.sh
+)
+# vm.sh: the guest kernel, QEMU, the busybox initramfs.
+RIG=(
+	linux-image-amd64
+	qemu-system-x86 busybox-static cpio gzip
+)
+CHECK=(
+	linux-headers-rt-amd64 linux-image-rt-amd64	# the kernel matrix
+	linux-headers-6.12-amd64 linux-image-6.12-amd64
+	linux-perf trace-cmd bpftrace		# the guest tools
+	linux-source-6.1 xz-utils perl		# intree.sh: the kernel tree
+	bc bison flex libelf-dev libssl-dev ccache dkms python3 git
+)
+BENCH=(
+	gnuplot-nox python3			# the chart, the report
 )
 
+case "${1:-}" in
+demo)	pkgs=("${BUILD[@]}" "${RIG[@]}") ;;
+check)	pkgs=("${BUILD[@]}" "${RIG[@]}" "${CHECK[@]}") ;;
+bench)	pkgs=("${BUILD[@]}" "${RIG[@]}" "${BENCH[@]}") ;;
+*)	echo "usage: deps.sh demo|check|bench" >&2; exit 2 ;;
+esac
+
 missing=()
-for p in "${PKGS[@]}"; do
+for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
