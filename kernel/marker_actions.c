@@ -17,6 +17,8 @@
 #include <linux/string.h>
 #include <linux/trace.h>
 
+#include <wrapper/trace-array.h>
+
 #include "marker-internal.h"
 
 /* The "markers" instance; set at init, before any action can run. */
@@ -108,7 +110,7 @@ int marker_actions_init(void)
 {
 	int ret;
 
-	marker_tr = trace_array_get_by_name("markers");
+	marker_tr = marker_trace_array_get_by_name("markers");
 	if (!marker_tr)
 		return -ENOMEM;
 	ret = trace_array_init_printk(marker_tr);
