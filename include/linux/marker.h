@@ -343,7 +343,17 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * 2006 "call target" update, done by text_poke_bp(). The name is not
  * __SCT__-prefixed, so objtool leaves the calls to it alone, and the
  * trampoline is exempted from stack validation because of the signature.
+ *
+ * It is only ever called directly, never through a pointer: the site
+ * descriptor keeps its address for the registry to retarget it, so, as
+ * the kernel's own static-call trampolines, it has no ENDBR and says so
+ * to objtool (IBT kernels: "data relocation to !ENDBR" otherwise). The
+ * kernel's ANNOTATE_NOENDBR writes the .discard.noendbr entry in the
+ * format its objtool reads (6.1: .quad, 6.12: .long), so this header,
+ * installed alone, needs no wrapper for it.
  */
+#include <linux/objtool.h>
+
 #define __MARKER_TRAMP_DECL(id, tsym, ...)				\
 	extern void __marker_tramp_##id(void *__MARKER_ARGS(		\
 		__MARKER_ARG_TYPEOF_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
@@ -352,6 +362,7 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 	    ".ifndef " tsym "\n"					\
 	    ".align 4\n"						\
 	    tsym ":\n"							\
+	    ANNOTATE_NOENDBR						\
 	    ".byte 0xe9; .long __x86_return_thunk - (. + 4)\n"		\
 	    ".byte 0x0f, 0xb9, 0xcc\n"					\
 	    ".type " tsym ", @function\n"				\
