@@ -1,18 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# check.sh - build the modules in each mode and run the integration suite
-# in a QEMU guest, plus the static checks on the built code. Prints one
-# line per test and a closing "N passed, N failed"; exits nonzero on any
-# failure. Run by "make check" after deps.sh.
+# check.sh - for each kernel, build the modules in each mode, check the
+# built code, and run the integration suite in a QEMU guest booting that
+# kernel. Prints one line per test, "ok - <kernel>: <mode>: ..." or
+# "not ok - ...", a "# <kernel>: N passed, N failed" line per kernel and a
+# closing "N passed, N failed"; exits nonzero on any failure. Run by "make
+# check" after deps.sh. The compile tests run once, against KDIR (the
+# Makefile's default).
 #
-# MODES="near-zero portable" by default; logs in build/check/<mode>.log.
+# KERNELS="6.1 6.1-rt 6.12" by default: Debian's kernels, each found
+# through its header metapackage (linux-headers-<version>-amd64, else
+# linux-headers-amd64 or linux-headers-rt-amd64 if it points to that
+# version), or a header directory (KERNELS=/usr/src/linux-headers-...).
+# A kernel that is not installed is a failed test, never a skip.
+#
+# MODES="near-zero portable" by default. Logs in build/check/<kernel>/:
+# <mode>.build (the W=1 build), <mode>.log (the guest's console), <mode>.vm
+# (vm.sh's verdict), <mode>/ (the payload).
 
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 out=$top/build/check
+kernels=${KERNELS:-6.1 6.1-rt 6.12}
 modes=${MODES:-near-zero portable}
 pass=0
 fail=0
@@ -28,50 +40,197 @@ result() {
 	fi
 }
 
+# release KDIR: the kernel release KDIR builds for (the modules' vermagic,
+# the /boot/vmlinuz-<release> vm.sh boots)
+release() {
+	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$1/include/generated/utsrelease.h" 2>/dev/null
+}
+
+# kernel_kdir NAME: the installed header directory of Debian's kernel NAME
+# (6.1, 6.1-rt, 6.12...): the package a header metapackage depends on,
+# else the newest installed linux-headers-<NAME>.*-<flavour>
+kernel_kdir() {
+	local ver=${1%-rt} flavour=amd64 meta pkg rel
+
+	[ "$1" = "$ver" ] || flavour=rt-amd64
+	for meta in "linux-headers-$ver-$flavour" "linux-headers-$flavour"; do
+		pkg=$(dpkg-query -W -f='${Status}|${Depends}\n' "$meta" 2>/dev/null |
+			sed -n 's/^install ok installed|\(linux-headers-[^ ,|]*\).*/\1/p') ||
+			true
+		rel=${pkg#linux-headers-}
+		case "$flavour:$rel" in
+		amd64:*-rt-amd64) continue ;;
+		"$flavour:$ver".*-"$flavour") ;;
+		*) continue ;;
+		esac
+		if [ -d "/usr/src/$pkg" ]; then
+			echo "/usr/src/$pkg"
+			return 0
+		fi
+	done
+	printf '%s\n' /usr/src/linux-headers-"$ver".*-"$flavour" |
+		if [ "$flavour" = amd64 ]; then grep -v -- '-rt-amd64$'; else cat; fi |
+		sort -V | while read -r pkg; do
+			[ -d "$pkg" ] && echo "$pkg"
+		done | tail -n 1 | grep .
+}
+
+# noendbr_tramps OBJ: the trampolines (__marker_tramp_*) of an object
+# file that its .discard.noendbr lists (the linker drops .discard.* from
+# the .ko). Entries are .quad (6.1) or .long (6.12) relocations against
+# the section or a symbol; the symbol table resolves both.
+noendbr_tramps() {
+	local a b addr sec name val base add
+	local -A at=() listed=()
+
+	while IFS=$'\t' read -r a b; do
+		addr=${a%% *} sec=${a##* } name=${b##* }
+		at[$name]=$sec:$((16#$addr))
+	done < <(objdump -t "$1" | grep -E '^[0-9a-f]{16} ')
+	while read -r _ _ val; do
+		base=${val%%[+-]0x*} add=0
+		case "$val" in
+		*+0x*) add=$((16#${val##*+0x})) ;;
+		*-0x*) add=-$((16#${val##*-0x})) ;;
+		esac
+		[ -n "${at[$base]:-}" ] || continue
+		listed[${at[$base]%%:*}:$((${at[$base]##*:} + add))]=1
+	done < <(objdump -r -j .discard.noendbr "$1" 2>/dev/null |
+		grep -E '^[0-9a-f]{16} ')
+	for name in "${!at[@]}"; do
+		case "$name" in
+		__marker_tramp_*) [ -z "${listed[${at[$name]}]:-}" ] || echo "$name" ;;
+		esac
+	done
+}
+
+# check_tramps KERNEL MODE KO...: every trampoline symbol of the modules
+# either starts with ENDBR64 or is listed in .discard.noendbr: the site
+# descriptor holds its address, and an IBT kernel traps an indirect
+# branch to an address without ENDBR.
+check_tramps() {
+	local k=$1 mode=$2 ko mod o objs name found n=0 mods=0 bad=''
+	local -A ok
+
+	shift 2
+	for ko in "$@"; do
+		ok=()
+		mod=${ko%.ko}.mod
+		# the objects linked into the module, one or more a line
+		while read -r -a objs; do
+			for o in "${objs[@]}"; do
+				case "$o" in /*) ;; *) o=$top/$o ;; esac
+				while read -r name; do
+					ok[$name]=1
+				done < <(noendbr_tramps "$o")
+			done
+		done < <(cat "$mod" 2>/dev/null || true)
+		# trampolines whose first instruction is endbr64 (f3 0f 1e fa)
+		while read -r name; do
+			ok[$name]=1
+		done < <(objdump -d "$ko" | awk '
+			/^[0-9a-f]+ <__marker_tramp_.*>:$/ { sym = $2; next }
+			sym != "" && /^ *[0-9a-f]+:\t/ {
+				if ($2 " " $3 " " $4 " " $5 == "f3 0f 1e fa") {
+					gsub(/[<>:]/, "", sym); print sym
+				}
+				sym = ""
+			}')
+		found=0
+		while read -r name; do
+			found=1 n=$((n + 1))
+			[ -n "${ok[$name]:-}" ] || bad="$bad $(basename "$ko"):$name"
+		done < <(objdump -t "$ko" | awk '$NF ~ /^__marker_tramp_/ { print $NF }')
+		mods=$((mods + found))
+	done
+	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then
+		result OK "$k: $mode: IBT: each of the $n trampolines ($mods modules) is in .discard.noendbr or starts with ENDBR"
+	else
+		[ -z "$bad" ] || echo "# no ENDBR, not in .discard.noendbr:$bad"
+		result FAIL "$k: $mode: IBT: each of the $n trampolines ($mods modules) is in .discard.noendbr or starts with ENDBR"
+	fi
+}
+
+# check_kernel NAME KDIR: the whole flow, in each mode, for one kernel
+check_kernel() {
+	local k=$1 kdir=$2 dir=$out/$1 mode payload build_rc vm_rc kos
+
+	mkdir -p "$dir"
+	for mode in $modes; do
+		payload=$dir/$mode
+		rm -rf "$payload"
+		mkdir -p "$payload"
+
+		# From clean, so that the log has every object's warnings,
+		# and nothing built for another kernel stays.
+		make -C "$kdir" M="$top" clean >/dev/null 2>&1 || true
+		build_rc=0
+		make -C "$top" -s W=1 KDIR="$kdir" MARKERS_MODE="$mode" \
+			modules markerctl >"$dir/$mode.build" 2>&1 || build_rc=$?
+		if [ "$build_rc" -eq 0 ] &&
+		   ! grep -qE 'warning:|error:' "$dir/$mode.build"; then
+			result OK "$k: $mode: build, W=1 without warnings"
+		else
+			sed 's/^/# /' "$dir/$mode.build"
+			result FAIL "$k: $mode: build, W=1 without warnings (see $dir/$mode.build)"
+		fi
+		if ! grep -q 'objtool' "$dir/$mode.build"; then
+			result OK "$k: $mode: objtool: no warning in the W=1 build"
+		else
+			result FAIL "$k: $mode: objtool: no warning in the W=1 build"
+		fi
+		[ "$build_rc" -eq 0 ] || continue
+		mapfile -t kos < <(find "$top/kernel" "$top/loader" "$top/samples" \
+			"$top/tools/testing/markers" -name '*.ko')
+		cp "${kos[@]}" "$payload/"
+		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" "$payload/"
+		cp "$here/run-tests.sh" "$payload/"
+		echo "$mode" >"$payload/mode"
+
+		check_tramps "$k" "$mode" "${kos[@]}"
+		while read -r status desc; do
+			result "$status" "$k: $desc"
+		done < <("$here/check-sites.sh" "$mode" "$payload"/*.ko)
+
+		vm_rc=0
+		KDIR=$kdir "$here/vm.sh" --log "$dir/$mode.log" --payload "$payload" \
+			2>"$dir/$mode.vm" || vm_rc=$?
+		while read -r line; do
+			case "$line" in
+			"ok "*)		result OK "$k: ${line#ok [0-9]* }" ;;
+			"not ok "*)	result FAIL "$k: ${line#not ok [0-9]* }" ;;
+			esac
+		done < <(grep -E '^(not )?ok [0-9]+ ' "$dir/$mode.log" || true)
+		if [ "$vm_rc" -eq 0 ]; then
+			result OK "$k: $mode: guest log clean, suite complete"
+		else
+			sed 's/^/# /' "$dir/$mode.vm"
+			result FAIL "$k: $mode: guest log clean, suite complete (see $dir/$mode.log)"
+		fi
+	done
+}
+
 export KDIR=${KDIR:-$(make -s -C "$top" --no-print-directory print-kdir)}
 mkdir -p "$out"
 while read -r status desc; do
 	result "$status" "$desc"
 done < <("$here/compile-tests.sh")
 
-for mode in $modes; do
-	payload=$out/$mode
-	rm -rf "$payload"
-	mkdir -p "$payload"
-
-	if make -C "$top" -s W=1 MARKERS_MODE="$mode" modules markerctl >"$out/$mode.build" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$out/$mode.build"; then
-		result OK "$mode: build, W=1 without warnings"
+for k in $kernels; do
+	kpass=$pass kfail=$fail
+	case "$k" in
+	/*)	kdir=$k
+		k=$(release "$kdir") ;;
+	*)	kdir=$(kernel_kdir "$k") || kdir='' ;;
+	esac
+	if [ -z "$k" ] || [ -z "$kdir" ] || [ -z "$(release "$kdir")" ]; then
+		result FAIL "${k:-$kdir}: kernel headers installed (${kdir:-no linux-headers package for it})"
 	else
-		cat "$out/$mode.build"
-		result FAIL "$mode: build, W=1 without warnings"
-		continue
+		echo "# $k: KDIR=$kdir ($(release "$kdir"))"
+		check_kernel "$k" "$kdir"
 	fi
-	find "$top/kernel" "$top/loader" "$top/samples" "$top/tools/testing/markers" \
-		-name '*.ko' -exec cp {} "$payload/" \;
-	cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" "$payload/"
-	cp "$here/run-tests.sh" "$payload/"
-	echo "$mode" >"$payload/mode"
-
-	while read -r status desc; do
-		result "$status" "$desc"
-	done < <("$here/check-sites.sh" "$mode" "$payload"/*.ko)
-
-	vm_rc=0
-	"$here/vm.sh" --log "$out/$mode.log" --payload "$payload" 2>"$out/$mode.vm" ||
-		vm_rc=$?
-	while read -r line; do
-		case "$line" in
-		"ok "*)		result OK "${line#ok [0-9]* }" ;;
-		"not ok "*)	result FAIL "${line#not ok [0-9]* }" ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+ ' "$out/$mode.log" || true)
-	if [ "$vm_rc" -eq 0 ]; then
-		result OK "$mode: guest log clean, suite complete"
-	else
-		sed 's/^/# /' "$out/$mode.vm"
-		result FAIL "$mode: guest log clean, suite complete (see $out/$mode.log)"
-	fi
+	echo "# ${k:-$kdir}: $((pass - kpass)) passed, $((fail - kfail)) failed"
 done
 
 echo "$pass passed, $fail failed"
