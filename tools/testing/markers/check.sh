@@ -44,7 +44,7 @@ result() {
 # the /boot/vmlinuz-<release> vm.sh boots)
 release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
-		"$1/include/generated/utsrelease.h" 2>/dev/null
+		"$1/include/generated/utsrelease.h" 2>/dev/null || true
 }
 
 # kernel_kdir NAME: the installed header directory of Debian's kernel NAME
@@ -225,7 +225,7 @@ for k in $kernels; do
 	*)	kdir=$(kernel_kdir "$k") || kdir='' ;;
 	esac
 	if [ -z "$k" ] || [ -z "$kdir" ] || [ -z "$(release "$kdir")" ]; then
-		result FAIL "${k:-$kdir}: kernel headers installed (${kdir:-no linux-headers package for it})"
+		result FAIL "${k:-$kdir}: kernel headers installed (${kdir:+no release in }${kdir:-no linux-headers package for it})"
 	else
 		echo "# $k: KDIR=$kdir ($(release "$kdir"))"
 		check_kernel "$k" "$kdir"
