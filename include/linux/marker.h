@@ -68,6 +68,19 @@
 #include <linux/stringify.h>
 #include <linux/types.h>
 
+/*
+ * Where the configuration comes from: in a kernel tree that carries the
+ * markers, Kconfig.marker (CONFIG_MARKERS_TREE, and CONFIG_MARKERS when
+ * the option is on); out of tree, the Kbuild fragment that "make install"
+ * puts in /usr/src/markers/markers.kbuild (CONFIG_MARKERS_MODULE). Neither
+ * means a module built out of tree without the fragment, whose markers
+ * would silently compile away: refuse it, unless it asks for that.
+ */
+#if !defined(CONFIG_MARKERS_TREE) && !defined(CONFIG_MARKERS) && \
+	!defined(CONFIG_MARKERS_MODULE) && !defined(MARKERS_DISABLE)
+#error "<linux/marker.h> out of tree: add 'include /usr/src/markers/markers.kbuild' to the module's Kbuild (it sets -I, -DCONFIG_MARKERS_MODULE=1 and KBUILD_EXTRA_SYMBOLS; see Documentation/markers-intree.rst), or define MARKERS_DISABLE to compile the markers away"
+#endif
+
 struct module;
 struct marker_entry;
 

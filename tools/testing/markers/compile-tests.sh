@@ -8,8 +8,11 @@
 #   - MARK() with a format that does not match its arguments: refused
 #   - MARK() with a structure argument: refused
 #   - MARKER_PROBE() whose function does not take the declared types: refused
-#   - markers off (no CONFIG_MARKERS): builds, with no site, no key, no
-#     kprobe symbol, and the format still checked
+#   - out of tree without markers.kbuild (no CONFIG_MARKERS_MODULE):
+#     refused, with the line to add, rather than compiled away
+#   - markers off in a tree that carries them (CONFIG_MARKERS_TREE, no
+#     CONFIG_MARKERS), or out of tree with MARKERS_DISABLE: builds, with no
+#     site, no key, no kprobe symbol, and the format still checked
 
 set -euo pipefail
 
@@ -61,19 +64,28 @@ refused struct_argument 'aggregate value used where an integer was expected' "$o
 refused probe_type 'negative width in bit-field' "$on" \
 	'static struct marker_probe p = MARKER_PROBE(t_mark, probe_int, NULL, long);
 	 static void t_body(void) { marker_probe_register(&p); }'
-refused off_format_checked "expects argument of type .char \*., but argument 2 has type .int." "-Werror=format" \
+refused off_format_checked "expects argument of type .char \*., but argument 2 has type .int." \
+	"-DCONFIG_MARKERS_TREE=1 -Werror=format" \
 	'static void t_body(void) { MARK(t_mark, "%s", x); }'
+refused out_of_tree_without_fragment "include /usr/src/markers/markers.kbuild" "" \
+	'static void t_body(void) { MARK(t_mark, "%d", x); }'
 
-if build off_empty "" 'static void t_body(void) { MARK(t_mark, "%d", x++); }'; then
-	ko=$out/off_empty/t.ko
-	if objdump -h "$ko" | grep -qE '__markers|__jump_table|static_call' ||
-	   nm "$ko" | grep -qE '__marker_|__mark_kprobe'; then
-		echo "FAIL compile: markers off: $ko still has marker sections or symbols"
-	elif objdump -dr "$ko" | grep -q 'R_X86_64_PC32	\.data'; then
-		echo "FAIL compile: markers off: x++ was evaluated (a reference to x in the code)"
+# off_empty NAME CFLAGS: MARK() compiles to nothing
+off_empty() {
+	if build "$1" "$2" 'static void t_body(void) { MARK(t_mark, "%d", x++); }'; then
+		ko=$out/$1/t.ko
+		if objdump -h "$ko" | grep -qE '__markers|__jump_table|static_call' ||
+		   nm "$ko" | grep -qE '__marker_|__mark_kprobe'; then
+			echo "FAIL compile: $1: $ko still has marker sections or symbols"
+		elif objdump -dr "$ko" | grep -q 'R_X86_64_PC32	\.data'; then
+			echo "FAIL compile: $1: x++ was evaluated (a reference to x in the code)"
+		else
+			echo "OK compile: $1: no site, no key, no symbol, arguments not evaluated"
+		fi
 	else
-		echo "OK compile: markers off: no site, no key, no symbol, arguments not evaluated"
+		echo "FAIL compile: $1: does not build (see $out/$1.log)"
 	fi
-else
-	echo "FAIL compile: markers off: does not build (see $out/off_empty.log)"
-fi
+}
+
+off_empty off_in_tree -DCONFIG_MARKERS_TREE=1
+off_empty off_disabled -DMARKERS_DISABLE
