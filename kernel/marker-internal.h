@@ -25,8 +25,9 @@ extern struct list_head marker_entries;
 extern struct list_head marker_globs;
 
 #ifndef MODULE
-/* Built in: the sites of vmlinux, gathered by the linker script. */
+/* Built in: the sites of vmlinux and their copies of code (linker script). */
 extern struct marker_site __start___markers[], __stop___markers[];
+extern const struct marker_loc __start___markers_loc[], __stop___markers_loc[];
 #endif
 
 /**
@@ -86,6 +87,18 @@ bool __marker_probe_matches(const struct marker_probe *probe,
 bool __marker_site_at_defaults(const struct marker_site *site);
 const char *__marker_site_state(const struct marker_site *site);
 int __marker_site_code(const struct marker_site *site, struct seq_file *m);
+int __marker_insn(const u8 *p, bool *nop);
+struct jump_entry *__marker_jump_entries(const struct marker_site *site,
+					 struct jump_entry **stop);
+
+/* marker_locs.c: the copies of each site's code, under marker_mutex */
+void __marker_locs_add(struct module *mod);
+void __marker_locs_add_vmlinux(void);
+void __marker_locs_remove(struct module *mod);
+void __marker_locs_remove_all(void);
+void __marker_site_show_locs(const struct marker_site *site,
+			     struct seq_file *m, bool ksyms);
+
 bool __marker_funcs_has(const struct marker_funcs *funcs,
 			const struct marker_probe *probe);
 

@@ -172,7 +172,7 @@ static void __marker_entry_put(struct marker_entry *e)
 /* -- Site state ------------------------------------------------------------- */
 
 /* Decode the instruction at a jump-label site: its length, and whether it is a NOP. */
-static int __marker_insn(const u8 *p, bool *nop)
+int __marker_insn(const u8 *p, bool *nop)
 {
 	static const u8 nop2[] = { BYTES_NOP2 }, nop5[] = { BYTES_NOP5 };
 
@@ -192,8 +192,8 @@ static int __marker_insn(const u8 *p, bool *nop)
 }
 
 /* The jump entries that may patch @site's code: its module's or vmlinux's. */
-static struct jump_entry *__marker_jump_entries(const struct marker_site *site,
-						struct jump_entry **stop)
+struct jump_entry *__marker_jump_entries(const struct marker_site *site,
+					 struct jump_entry **stop)
 {
 	if (site->mod) {
 		*stop = site->mod->jump_entries + site->mod->num_jump_entries;
@@ -811,6 +811,7 @@ static void __marker_module_add(struct module *mod)
 	lockdep_assert_held(&marker_mutex);
 	__marker_module_scan(mod, &found);
 	__marker_sites_add(&found);
+	__marker_locs_add(mod);
 }
 
 #ifndef MODULE
@@ -839,6 +840,7 @@ static void __marker_vmlinux_add(void)
 			list_add_tail(&site->node, &found);
 	}
 	__marker_sites_add(&found);
+	__marker_locs_add_vmlinux();
 	mutex_unlock(&marker_mutex);
 }
 #else
@@ -887,6 +889,7 @@ static void __marker_module_remove(struct module *mod)
 		}
 		__marker_entry_put(e);
 	}
+	__marker_locs_remove(mod);
 	if (sync)
 		__marker_sync();
 }
@@ -911,6 +914,7 @@ static void __marker_forget_all(void)
 		list_del(&e->list);
 		kfree(e);
 	}
+	__marker_locs_remove_all();
 }
 
 static int __marker_module_notify(struct notifier_block *nb,

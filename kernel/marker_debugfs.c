@@ -18,16 +18,18 @@ static struct dentry *marker_debugfs;
 
 /*
  * One line per site:
- *   name module mode state probes hits signature code "format"
- * code: near-zero mode, the bytes at each patched location (a NOP while
- * disarmed); portable mode, the jump target (over or call).
+ *   name module mode state probes hits signature code symbol "format"
+ * code: near-zero mode, the bytes at the patchable location of each copy
+ * of the site's code (a NOP while disarmed); portable mode, the jump
+ * target (over or call). symbol: each copy's kprobe symbol. Copies are
+ * comma-separated, in the same order in both columns.
  */
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	struct marker_entry *e;
 	struct marker_site *site;
 
-	seq_puts(m, "# name module mode state probes hits signature code format\n");
+	seq_puts(m, "# name module mode state probes hits signature code symbol format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
@@ -42,10 +44,12 @@ static int marker_list_show(struct seq_file *m, void *v)
 				   atomic_long_read(&site->hits),
 				   *site->sig ? site->sig : "-");
 			if (site->mode == MARKER_MODE_NEARZERO)
-				__marker_site_code(site, m);
+				__marker_site_show_locs(site, m, false);
 			else
 				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
 					 "over" : "call");
+			seq_putc(m, ' ');
+			__marker_site_show_locs(site, m, true);
 			/* non-printable bytes escaped: one line a site */
 			seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format),
 				   site->format);

@@ -19,7 +19,8 @@
 #   init/Kconfig                      source "kernel/markers/Kconfig.marker"
 #   kernel/Makefile                   obj-$(CONFIG_MARKERS) += markers/
 #   samples/Makefile                  obj-$(CONFIG_SAMPLE_MARKERS) += markers/
-#   include/asm-generic/vmlinux.lds.h the __markers section of vmlinux,
+#   include/asm-generic/vmlinux.lds.h the __markers and __markers_loc
+#                                     sections of vmlinux,
 #                                     between __start___markers and
 #                                     __stop___markers, in .data
 #
@@ -123,6 +124,22 @@ if ! hooked "$lds"; then
 	' "$tree/$lds" >"$tree/$lds.markers-tmp"
 	mv "$tree/$lds.markers-tmp" "$tree/$lds"
 	hooked "$lds" || die "$lds: could not add __markers"
+fi
+# ... and the copies of their code (struct marker_loc), after them; also
+# into a tree hooked before __markers_loc existed.
+if ! grep -q '__start___markers_loc' "$tree/$lds"; then
+	awk '
+		{ print }
+		/^\t__stop___markers = \.;/ && !done {
+			printf "\t__start___markers_loc = .;\t\t\t\t\t\\\n"
+			printf "\tKEEP(*(__markers_loc))\t\t\t\t\t\t\\\n"
+			printf "\t__stop___markers_loc = .;\t\t\t\t\t\\\n"
+			done = 1
+		}
+	' "$tree/$lds" >"$tree/$lds.markers-tmp"
+	mv "$tree/$lds.markers-tmp" "$tree/$lds"
+	grep -q '__start___markers_loc' "$tree/$lds" ||
+		die "$lds: could not add __markers_loc"
 fi
 
 echo "integrate.sh: $tree now builds the markers of $project (CONFIG_MARKERS)"

@@ -62,6 +62,7 @@
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
+#include <linux/objtool.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/static_call_types.h>
@@ -191,6 +192,24 @@ struct marker_site {
 	struct marker_entry *entry;
 	struct list_head node;
 	bool busy;
+};
+
+/**
+ * struct marker_loc - one copy of a site's code (MARK() emits one per copy)
+ * @site: the site descriptor; the copies of one MARK() that the compiler
+ *	inlines into several callers in one file share it
+ * @addr: the join point right after the copy's NOP (or compare and branch),
+ *	where @ksym is
+ * @ksym: the kprobe symbol at @addr, __mark_kprobe_<name>.<file>.<n>,
+ *	unique within the module
+ *
+ * Constant, in section __markers_loc, named __marker_loc.<name>.<file>.<n>
+ * in the module's symbol table; the registry only reads it.
+ */
+struct marker_loc {
+	struct marker_site *site;
+	unsigned long addr;
+	const char *ksym;
 };
 
 /**
@@ -324,29 +343,67 @@ struct marker_probe {
 #endif
 
 /*
- * The kprobe symbol: a local text label at the join point right after the
- * site's NOP (or compare and branch), so it runs whether or not the marker
- * is armed. Volatile asm keeps it in order with the site's own asm; .ifndef
- * keeps only the first of several sites with one name in a file.
+ * The kprobe symbols: text labels at the join point right after the site's
+ * NOP (or compare and branch), so they run whether or not the marker is
+ * armed. Volatile asm keeps them in order with the site's own asm.
+ *
+ * Every copy of the site's code has a label of its own,
+ * __mark_kprobe_<name>.<file>.<n>: %= is unique to each instance of the
+ * asm statement in the file, inlined copies and copies the compiler
+ * duplicates included, and <file> (KBUILD_BASENAME) tells the files of a
+ * module apart. Next to it, a struct marker_loc in __markers_loc tells the
+ * registry which site and which label the copy has, for the listing (the
+ * label is no indirect branch target: ANNOTATE_NOENDBR tells objtool, or
+ * an IBT kernel's objtool warns of the record's relocation). The
+ * first copy of a name in each file also defines __mark_kprobe_<name>,
+ * weak, so that the linker keeps one per module (in vmlinux, one).
  *
  * kprobe_events (and so perf probe and bpftrace) refuse an address whose
  * kallsyms "function" has no ftrace location, and a label starts such a
  * function. They accept a suffixed name, foo.part, when foo is traceable:
- * so the label is preceded by an alias with that shape, whose base is a
+ * so each label is preceded by an alias with that shape, whose base is a
  * small traceable function of the file's own, and the addresses after the
  * label stay probeable too. The tracer looks at the name kallsyms gives the
- * address: in vmlinux, among names at one address, the one with the fewest
- * leading underscores, hence the base's single one.
+ * address: in a module, the first symbol at the address (locals come
+ * first, the alias first among them); in vmlinux, among names at one
+ * address, the one with the fewest leading underscores, hence the base's
+ * single one.
  */
 static void __maybe_unused _marker_kprobe_anchor(void)
 {
 }
 
-#define __MARKER_KPROBE_SYM(name)					\
-	asm volatile(".ifndef __mark_kprobe_" #name "\n"		\
-		     "_marker_kprobe_anchor.__mark_kprobe_" #name ":\n"	\
-		     "__mark_kprobe_" #name ":\n"			\
-		     ".endif\n" : : "i" (_marker_kprobe_anchor))
+#ifdef KBUILD_BASENAME
+#define __MARKER_FILE		KBUILD_BASENAME
+#else
+#define __MARKER_FILE		"file"
+#endif
+
+#define __MARKER_KSYM(name)	"__mark_kprobe_" #name "." __MARKER_FILE ".%="
+#define __MARKER_LOC(name)	"__marker_loc." #name "." __MARKER_FILE ".%="
+
+#define __MARKER_KPROBE_SYM(name, site)					\
+	asm volatile("_marker_kprobe_anchor." __MARKER_KSYM(name) ":\n"	\
+		     __MARKER_KSYM(name) ":\n"				\
+		     ANNOTATE_NOENDBR						\
+		     ".ifndef __mark_kprobe_" #name "\n"			\
+		     ".weak __mark_kprobe_" #name "\n"			\
+		     "__mark_kprobe_" #name ":\n"				\
+		     ".endif\n"						\
+		     ".pushsection __markers_loc, \"a\"\n"			\
+		     ".balign 8\n"						\
+		     __MARKER_LOC(name) ":\n"					\
+		     ".type " __MARKER_LOC(name) ", @object\n"		\
+		     ".size " __MARKER_LOC(name) ", %c2\n"			\
+		     ".quad %c1\n"						\
+		     ".quad " __MARKER_KSYM(name) "\n"			\
+		     ".quad 1f\n"						\
+		     ".popsection\n"						\
+		     ".pushsection .rodata, \"a\"\n"				\
+		     "1: .asciz \"" __MARKER_KSYM(name) "\"\n"		\
+		     ".popsection\n"						\
+		     : : "i" (_marker_kprobe_anchor), "i" (site),		\
+			 "i" (sizeof(struct marker_loc)))
 
 #if defined(CONFIG_HAVE_STATIC_CALL) && defined(CONFIG_X86_64)
 /*
@@ -365,8 +422,6 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * format its objtool reads (6.1: .quad, 6.12: .long), so this header,
  * installed alone, needs no wrapper for it.
  */
-#include <linux/objtool.h>
-
 #define __MARKER_TRAMP_DECL(id, tsym, ...)				\
 	extern void __marker_tramp_##id(void *__MARKER_ARGS(		\
 		__MARKER_ARG_TYPEOF_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
@@ -487,7 +542,7 @@ do {									\
 	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
 	if (__MARKER_ARMED(_name, &__marker_site_##_name))		\
 		__MARKER_FIRE(&__marker_site_##_name, id, ##__VA_ARGS__); \
-	__MARKER_KPROBE_SYM(_name);					\
+	__MARKER_KPROBE_SYM(_name, &__marker_site_##_name);		\
 } while (0)
 
 /* Expands @id (__COUNTER__) once, so that every use in __MARK() agrees. */

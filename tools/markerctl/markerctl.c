@@ -166,6 +166,7 @@ struct mc_site {
 	unsigned long long hits;
 	const char *sig;
 	const char *code;
+	const char *symbol;
 	const char *format;
 };
 
@@ -188,20 +189,20 @@ static bool parse_count(const char *s, unsigned long long *val)
 
 /*
  * parse_site() - split one line of the list file:
- *	name module mode state probes hits signature code "format"
+ *	name module mode state probes hits signature code symbol "format"
  * The format runs from the first '"' to the last one, spaces included.
  * Return: true if @line had that shape.
  */
 static bool parse_site(char *line, struct mc_site *s)
 {
-	const char *field[8];
+	const char *field[9];
 	char *p = line, *quote;
 	size_t len = strlen(line);
 	int i;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
 		line[--len] = '\0';
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 9; i++) {
 		field[i] = p;
 		p = strchr(p, ' ');
 		if (!p || p == field[i])
@@ -220,6 +221,7 @@ static bool parse_site(char *line, struct mc_site *s)
 	s->state = field[3];
 	s->sig = field[6];
 	s->code = field[7];
+	s->symbol = field[8];
 	s->format = p + 1;
 	return parse_count(field[4], &s->probes) && parse_count(field[5], &s->hits);
 }
@@ -458,6 +460,7 @@ static void print_json(const struct mc_sites *sites)
 		printf("\"probes\": %llu, \"hits\": %llu, ", s->probes, s->hits);
 		json_field("signature", s->sig, false);
 		json_field("code", s->code, false);
+		json_field("symbol", s->symbol, false);
 		json_field("format", s->format, true);
 		puts(i + 1 < sites->nr ? "}," : "}");
 	}

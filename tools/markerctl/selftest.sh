@@ -68,11 +68,11 @@ export MARKERS_SYSFS=$tmp/sys
 mkdir -p "$tmp/debug/markers" "$tmp/tracing/instances/markers" "$tmp/sys"
 fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
 cat >"$tmp/debug/markers/list" <<EOF
-# name module mode state probes hits signature code format
-subsys_mark1 marker_example near-zero disarmed 0 0 i 0f1f440000 "%d"
-subsys_mark3 marker_example near-zero armed 1 12345678901234 is e9deadbeef "%d %s"
-test_noargs marker_test_sites portable busy 0 0 - over "no arguments"
-test_odd m near-zero disarmed 0 0 - 6690 "$fmt_odd"
+# name module mode state probes hits signature code symbol format
+subsys_mark1 marker_example near-zero disarmed 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 "%d"
+subsys_mark3 marker_example near-zero armed 1 12345678901234 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 "%d %s"
+test_noargs marker_test_sites portable busy 0 0 - over - "no arguments"
+test_odd m near-zero disarmed 0 0 - 6690 __mark_kprobe_test_odd.m.4 "$fmt_odd"
 EOF
 
 # --help and usage errors
@@ -120,16 +120,18 @@ got = json.load(open(sys.argv[1]))
 want = [
  dict(name="subsys_mark1", module="marker_example", mode="near-zero",
       state="disarmed", probes=0, hits=0, signature="i", code="0f1f440000",
-      format="%d"),
+      symbol="__mark_kprobe_subsys_mark1.marker_example.1", format="%d"),
  dict(name="subsys_mark3", module="marker_example", mode="near-zero",
       state="armed", probes=1, hits=12345678901234, signature="is",
-      code="e9deadbeef", format="%d %s"),
+      code="e9deadbeef,eb05",
+      symbol="__mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3",
+      format="%d %s"),
  dict(name="test_noargs", module="marker_test_sites", mode="portable",
       state="busy", probes=0, hits=0, signature="-", code="over",
-      format="no arguments"),
+      symbol="-", format="no arguments"),
  dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
       probes=0, hits=0, signature="-", code="6690",
-      format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!"),
+      symbol="__mark_kprobe_test_odd.m.4", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!"),
 ]
 sys.exit(got != want)' "$tmp/out"
 

@@ -20,7 +20,7 @@ TRACING=/sys/kernel/tracing
 
 # Keep the console for TAP lines; the kernel log is printed at the end,
 # where vm.sh looks for warnings and oopses.
-echo 1 >/proc/sys/kernel/printk
+echo 4 >/proc/sys/kernel/printk
 
 fail() {
 	ktap_print_msg "$*"
@@ -307,7 +307,7 @@ t_registry_pinned_by_probes() {
 # two sits on the next site's NOP, which kprobes refuse (see markers.rst).
 t_kprobe_on_symbol_marker() {
 	for m in 1 2 3; do
-		grep -q " t __mark_kprobe_subsys_mark$m	\[marker_example\]$" /proc/kallsyms ||
+		grep -q " w __mark_kprobe_subsys_mark$m	\[marker_example\]$" /proc/kallsyms ||
 			fail "no __mark_kprobe_subsys_mark$m in kallsyms" || return 1
 	done
 	echo 'p:markers/mk1 marker_example:__mark_kprobe_subsys_mark3' \
@@ -318,6 +318,75 @@ t_kprobe_on_symbol_marker() {
 	echo 0 >$TRACING/events/markers/mk1/enable
 	echo '-:markers/mk1' >>$TRACING/kprobe_events
 	[ "$n" = 3 ] || fail "kprobe hits: $n ($(cat $TRACING/kprobe_profile))"
+}
+
+# items WORD: the comma-separated items of a listing field, one a line
+items() {
+	echo "$1" | tr ',' '\n'
+}
+
+# ksyms NAME MODULE: the kprobe symbols of NAME's sites in MODULE, one a line
+ksyms() {
+	items "$(site "$1" "$2" | awk '{ print $9 }' | paste -sd, -)"
+}
+
+# kprobe_hits EVENT: the hits of kprobe event EVENT (kprobe_profile)
+kprobe_hits() {
+	awk -v e="$1" '$1 == "markers/" e || $1 == e { print $2 }' $TRACING/kprobe_profile
+}
+
+# Every copy of a site's code has a kprobe symbol of its own, which
+# kprobe_events accepts (6.12's refuses a symbol that is not unique in
+# its module): test_inline has sites in two functions of one file and in
+# a header inline used from two files. The kprobe hits at all of them add
+# up to the marker's own count; the plain __mark_kprobe_test_inline is the
+# first copy's.
+t_kprobe_on_every_site() {
+	insmod marker_test_inline.ko || return 1
+	syms=$(ksyms test_inline marker_test_inline)
+	[ "$(echo "$syms" | sort -u | grep -c '^__mark_kprobe_test_inline\.')" = 3 ] ||
+		fail "symbols: $(site test_inline marker_test_inline)" || return 1
+	n=0 rc=0
+	for s in $syms __mark_kprobe_test_inline; do
+		n=$((n + 1))
+		echo "p:markers/every$n marker_test_inline:$s" >>$TRACING/kprobe_events ||
+			{ fail "$s refused: $(cat $TRACING/error_log)"; rc=1; break; }
+		echo 1 >$TRACING/events/markers/every$n/enable
+	done
+	if [ $rc = 0 ]; then
+		echo 'enable test_inline count' >$DBG/markers/control || rc=1
+		echo 5 >$DBG/marker_test_inline/fire
+		echo 'disable test_inline' >$DBG/markers/control
+		kp=0
+		for i in $(seq $((n - 1))); do
+			h=$(kprobe_hits every$i)
+			[ "$h" = 5 ] || { fail "every$i: $h hits"; rc=1; }
+			kp=$((kp + h))
+		done
+		[ "$(kprobe_hits every$n)" = 5 ] ||
+			{ fail "plain symbol: $(kprobe_hits every$n) hits"; rc=1; }
+		mk=$(hits_of test_inline marker_test_inline | tr ' ' '+')
+		[ "$kp" = $((mk)) ] && [ "$kp" = 15 ] ||
+			{ fail "kprobes $kp, marker $((mk))"; rc=1; }
+	fi
+	for i in $(seq $n); do
+		echo 0 >$TRACING/events/markers/every$i/enable 2>/dev/null
+		echo "-:markers/every$i" >>$TRACING/kprobe_events 2>/dev/null
+	done
+	rmmod marker_test_inline || rc=1
+	return $rc
+}
+
+# Each line shows its own site's code: one item a copy, as many as it has
+# symbols (test_multi's two sites share a key, but not their code), and
+# every site still in memory has a symbol.
+t_listing_shows_own_code() {
+	bad=$(awk '!/^#/ {
+		nc = split($8, c, ","); ns = split($9, k, ",")
+		if ($3 == "near-zero" && nc != ns) print
+		if ($9 == "-") print
+	}' "$LIST")
+	[ -z "$bad" ] || fail "$bad"
 }
 
 # hits NAME MODULE: the hits of NAME's sites in MODULE, one word per site
@@ -491,6 +560,7 @@ all_sites_of_a_name_arm_together two_probes_either_order
 signature_mismatch_refused site_not_at_defaults_refused
 pending_mismatch_reported_on_arrival pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
+kprobe_on_every_site listing_shows_own_code
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS
