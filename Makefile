@@ -80,6 +80,7 @@ install: modules
 	install -m 0644 $(SHIPPED_MODULES) $(DESTDIR)$(MODDIR)/
 	install -m 0644 include/linux/marker.h $(DESTDIR)$(SRCDIR)/include/linux/
 	install -m 0644 Module.symvers $(DESTDIR)$(SRCDIR)/$(KRELEASE)/
+	install -m 0644 scripts/markers.kbuild $(DESTDIR)$(SRCDIR)/
 	if [ -x tools/markerctl/markerctl ]; then \
 		install -D -m 0755 tools/markerctl/markerctl \
 			$(DESTDIR)$(PREFIX)/sbin/markerctl; \

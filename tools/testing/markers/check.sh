@@ -187,6 +187,9 @@ check_kernel() {
 		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" "$payload/"
 		cp "$here/run-tests.sh" "$payload/"
 		echo "$mode" >"$payload/mode"
+		while read -r status desc; do
+			result "$status" "$k: $desc"
+		done < <(KDIR=$kdir "$here/third-party.sh" "$mode" "$payload")
 
 		check_tramps "$k" "$mode" "${kos[@]}"
 		while read -r status desc; do

@@ -537,6 +537,30 @@ t_one_grace_period_per_batch() {
 		fail "$(cat $DBG/markers/stats), want $want updates for $n sites, $names names"
 }
 
+# thirdparty_example.ko was built outside the tree against "make install
+# DESTDIR=..." with the documented Kbuild line only (third-party.sh): its
+# markers are there, found and armed like the tree's own. fire 4: tp_step
+# 4 times in each of its two files, tp_who once; tp_init ran before any
+# consumer, in init code that is gone (no symbol left).
+t_third_party_module() {
+	[ -f thirdparty_example.ko ] || fail "not built (see check.sh's log)" ||
+		return 1
+	insmod thirdparty_example.ko || return 1
+	rc=0
+	[ "$(state tp_step thirdparty_example)" = "disarmed disarmed" ] &&
+		[ "$(field 7 "$(site tp_who thirdparty_example)")" = sI ] &&
+		[ "$(field 9 "$(site tp_init thirdparty_example)")" = - ] ||
+		{ fail "$(grep ' thirdparty_example ' "$LIST")"; rc=1; }
+	echo 'enable tp_* count' >$DBG/markers/control || rc=1
+	echo 4 >$DBG/thirdparty_example/fire
+	echo 'disable tp_*' >$DBG/markers/control || rc=1
+	[ "$(hits_of tp_step thirdparty_example)" = "4 4" ] &&
+		[ "$(hits_of tp_who thirdparty_example)" = 1 ] ||
+		{ fail "hits: $(grep ' thirdparty_example ' "$LIST")"; rc=1; }
+	rmmod thirdparty_example || rc=1
+	return $rc
+}
+
 t_registry_reload_finds_sites() {
 	rmmod marker || return 1
 	insmod marker.ko || return 1
@@ -560,7 +584,7 @@ all_sites_of_a_name_arm_together two_probes_either_order
 signature_mismatch_refused site_not_at_defaults_refused
 pending_mismatch_reported_on_arrival pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
-kprobe_on_every_site listing_shows_own_code
+kprobe_on_every_site listing_shows_own_code third_party_module
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS
