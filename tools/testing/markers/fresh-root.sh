@@ -46,6 +46,7 @@ fail() {
 # then the root itself; only once nothing is mounted under it any more.
 cleanup() {
 	local i pid busy
+	trap '' INT TERM	# a signal now would stop the cleanup half-way
 	[ -n "$root" ] || return 0
 	for pid in /proc/[0-9]*; do
 		[ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] &&
