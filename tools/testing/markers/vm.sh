@@ -4,7 +4,8 @@
 # vm.sh - boot a throwaway QEMU guest and run a test payload inside it.
 #
 # Usage: vm.sh [--kernel VMLINUZ] [--append "extra cmdline"] [--timeout SECS]
-#              [--qemu-args "extra QEMU arguments"] --log LOGFILE --payload DIR
+#              [--qemu-args "extra QEMU arguments"] [--hostfs]
+#              --log LOGFILE --payload DIR
 #
 # DIR is copied whole to /payload in a busybox initramfs (together with
 # ktap.sh); the guest runs "sh ./run-tests.sh" there and powers off.  The
@@ -16,6 +17,14 @@
 #
 # --qemu-args: words added after the default QEMU arguments, split on
 # blanks (e.g. "-icount shift=0" for instruction counting, as make bench).
+#
+# --hostfs: share the host's root read-only with 9p (virtio), as virtme-ng
+# does, so that the guest runs the host's programs (perf, bpftrace,
+# trace-cmd) without copying them: the guest kernel's 9p and virtio modules,
+# with their dependencies, from /lib/modules/<its release>, go into the
+# initramfs (decompressed), and guest-init.sh mounts the share on /host,
+# with /proc, /sys, debugfs, tracefs, /dev and a tmpfs /tmp inside it, ready
+# for "chroot /host CMD". Modules the kernel has built in are skipped.
 #
 # Exit: the guest's run-tests.sh exit code; 1 if the log shows a crash, a
 # warning or no completion sentinel (reason on stderr); 2 on usage errors.
@@ -47,10 +56,15 @@ SENTINEL='MARKERS-VM-DONE rc='
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 die() { echo "vm.sh: $1" >&2; exit "${2:-1}"; }
-usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] [--qemu-args ARGS] --log LOGFILE --payload DIR" 2; }
+usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] [--qemu-args ARGS] [--hostfs] --log LOGFILE --payload DIR" 2; }
 
-kernel='' append='' timeout=600 log='' payload='' qemu_args=''
+kernel='' append='' timeout=600 log='' payload='' qemu_args='' hostfs=0
 while [ $# -gt 0 ]; do
+	if [ "$1" = --hostfs ]; then
+		hostfs=1
+		shift
+		continue
+	fi
 	[ $# -ge 2 ] || usage
 	case "$1" in
 	--kernel)  kernel=$2 ;;
@@ -112,6 +126,45 @@ while IFS= read -r -d '' exe; do
 		cp -L "$lib" "$root$lib"
 	done
 done < <(find "$payload" -type f -perm -u+x -print0)
+
+# --hostfs: the modules of the 9p share, dependencies first, in the order
+# of lib/hostfs/order. The release is the one the image says it is (file
+# prints "version 6.1.0-57-amd64 (...)"), else the name's vmlinuz-<release>.
+# hostfs_add MODULE: add MODULE after what it depends on, once
+hostfs_add() {
+	local m=$1 f d
+
+	case " $hostfs_mods " in *" $m "*) return 0 ;; esac
+	f=$(modinfo -k "$rel" -n "$m" 2>/dev/null) ||
+		die "--hostfs: no module $m for $rel (or built in: neither)"
+	[ "$f" = '(builtin)' ] && return 0
+	for d in $(modinfo -k "$rel" -F depends "$m" | tr ',' ' '); do
+		hostfs_add "$d"
+	done
+	case "$f" in
+	*.ko)     cp "$f" "$root/lib/hostfs/$m.ko" ;;
+	*.ko.xz)  xz -dc "$f" >"$root/lib/hostfs/$m.ko" ;;
+	*.ko.zst) zstd -qdc "$f" >"$root/lib/hostfs/$m.ko" ;;
+	*.ko.gz)  gzip -dc "$f" >"$root/lib/hostfs/$m.ko" ;;
+	*) die "--hostfs: cannot read $f" ;;
+	esac
+	hostfs_mods="$hostfs_mods $m"
+	echo "$m" >>"$root/lib/hostfs/order"
+}
+if [ "$hostfs" = 1 ]; then
+	rel=$(file -bL "$kernel" | sed -n 's/.*, version \([^ ]*\) .*/\1/p')
+	[ -n "$rel" ] || rel=$(basename "$kernel" | sed -n 's/^vmlinuz-//p')
+	hostfs_mods=''
+	mkdir -p "$root/lib/hostfs" "$root/host"
+	: >"$root/lib/hostfs/order"
+	if [ -d "/lib/modules/$rel" ]; then
+		for m in virtio_pci 9pnet_virtio 9p; do
+			hostfs_add "$m"
+		done
+	else
+		echo "vm.sh: --hostfs: no /lib/modules/$rel, assuming 9p is built in" >&2
+	fi
+fi
 (cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$tmp/initrd.gz"
 
@@ -124,6 +177,8 @@ qemu=(timeout -k 10 "$timeout" qemu-system-x86_64
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 watchdog_thresh=60 hung_task_panic=1 loglevel=7 $append")
 # shellcheck disable=SC2206 # split on purpose: one word an argument
 [ -z "$qemu_args" ] || qemu+=($qemu_args)
+[ "$hostfs" = 0 ] ||
+	qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 
 qrc=0
 if [ "${V:-0}" = 1 ]; then
