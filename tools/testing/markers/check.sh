@@ -184,7 +184,8 @@ check_kernel() {
 		mapfile -t kos < <(find "$top/kernel" "$top/loader" "$top/samples" \
 			"$top/tools/testing/markers" -name '*.ko')
 		cp "${kos[@]}" "$payload/"
-		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" "$payload/"
+		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" \
+			"$here/tests-tools.sh" "$payload/"
 		cp "$here/run-tests.sh" "$payload/"
 		echo "$mode" >"$payload/mode"
 		while read -r status desc; do
@@ -197,7 +198,7 @@ check_kernel() {
 		done < <("$here/check-sites.sh" "$mode" "$payload"/*.ko)
 
 		vm_rc=0
-		KDIR=$kdir "$here/vm.sh" --log "$dir/$mode.log" --payload "$payload" \
+		KDIR=$kdir "$here/vm.sh" --hostfs --log "$dir/$mode.log" --payload "$payload" \
 			2>"$dir/$mode.vm" || vm_rc=$?
 		while read -r line; do
 			case "$line" in

@@ -561,6 +561,58 @@ t_third_party_module() {
 	return $rc
 }
 
+# print reads every string argument without faulting: a user pointer, a
+# wild one and NULL read as "(fault)", a string with no NUL in reach is
+# cut. (Before, the user pointer oopsed in string() under __marker_print.)
+t_print_survives_bad_strings() {
+	insmod marker_test_bad.ko || return 1
+	echo >$INSTANCE/trace
+	rc=0
+	for m in bad_user_str bad_wild_str bad_null_str bad_unterminated; do
+		echo "enable $m print" >$DBG/markers/control || { fail "$m refused"; rc=1; }
+	done
+	echo hello >$DBG/marker_test_bad/fire
+	for m in bad_user_str bad_wild_str bad_null_str; do
+		grep -q ": $m: (fault)\$" $INSTANCE/trace ||
+			{ fail "$m: $(grep ": $m:" $INSTANCE/trace)"; rc=1; }
+	done
+	grep -qE ': bad_unterminated: x{200,255}$' $INSTANCE/trace ||
+		{ fail "bad_unterminated: $(grep ': bad_unterminated:' $INSTANCE/trace)"; rc=1; }
+	for m in bad_user_str bad_wild_str bad_null_str bad_unterminated; do
+		echo "disable $m" >$DBG/markers/control
+	done
+	return $rc
+}
+
+# A format that does not fit the signature is refused when print connects
+# (-EINVAL, one line naming the format and the arguments), and nothing is
+# armed; count, which does not format, still connects.
+t_print_refuses_unfit_formats() {
+	rc=0
+	for m in bad_int_as_str bad_percent_n bad_more_convs bad_star bad_deref_ptr; do
+		before=$(cat "$LIST" "$PROBES")
+		if echo "enable $m print" >$DBG/markers/control 2>/tmp/err; then
+			fail "$m: print accepted"
+			echo "disable $m" >$DBG/markers/control
+			rc=1
+			continue
+		fi
+		grep -q 'Invalid argument' /tmp/err &&
+			[ "$(dmesg | tail -n 2 | grep -c "marker: $m: format \".*\" of the marker in marker_test_bad does not fit its arguments")" = 1 ] &&
+			[ "$(cat "$LIST" "$PROBES")" = "$before" ] ||
+			{ fail "$m: $(cat /tmp/err) $(dmesg | tail -n 2)"; rc=1; }
+	done
+	echo 'enable bad_* count' >$DBG/markers/control || { fail "count refused"; rc=1; }
+	echo hello >$DBG/marker_test_bad/fire
+	[ "$(hits_of bad_percent_n marker_test_bad)" = 1 ] || { fail "count: $(site bad_percent_n marker_test_bad)"; rc=1; }
+	echo 'disable bad_*' >$DBG/markers/control
+	# a pattern probe that prints is refused as a whole
+	echo 'enable bad_* print' >$DBG/markers/control 2>/dev/null &&
+		{ fail "bad_* print accepted"; echo 'disable bad_*' >$DBG/markers/control; rc=1; }
+	rmmod marker_test_bad || rc=1
+	return $rc
+}
+
 t_registry_reload_finds_sites() {
 	rmmod marker || return 1
 	insmod marker.ko || return 1
@@ -575,6 +627,8 @@ t_unload_everything() {
 
 # shellcheck source=SCRIPTDIR/tests-markerctl.sh
 . ./tests-markerctl.sh
+# shellcheck source=SCRIPTDIR/tests-tools.sh
+. ./tests-tools.sh
 
 TESTS="registry_finds_earlier_modules registry_finds_later_modules
 signatures_derived mode_is_built_mode disarmed_sites_are_defaults
@@ -585,9 +639,10 @@ signature_mismatch_refused site_not_at_defaults_refused
 pending_mismatch_reported_on_arrival pending_probe_armed_on_arrival marker_module_leaves_while_armed
 rmmod_probe_while_firing registry_pinned_by_probes kprobe_on_symbol_marker
 kprobe_on_every_site listing_shows_own_code third_party_module
+print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-one_grace_period_per_batch $MARKERCTL_TESTS
+one_grace_period_per_batch $MARKERCTL_TESTS $TOOLS_TESTS
 registry_reload_finds_sites unload_everything markerctl_no_registry"
 
 ktap_print_header
