@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # intree.sh - the in-tree form, the KUnit suite and the debug kernel; run by
-# "make check" after check.sh. The kernel is Debian's linux-source-6.1,
+# "make check" after check.sh. The kernel is Debian's linux-source-$KERNEL
+# (KERNEL=6.1 by default; "make check-intree KERNEL=6.12" for 6.12),
 # extracted once and integrated with scripts/integrate.sh. Stages:
 #
 #   kunit    kunit.py run --arch=x86_64 with the project's .kunitconfig:
@@ -19,26 +20,36 @@
 #
 # Prints "ok - ..."/"not ok - ..." lines, the wall time of each stage, a
 # closing "N passed, N failed" and how long make check has taken. Exits
-# nonzero on any failure. Logs in build/intree/.
+# nonzero on any failure. Logs in build/intree/ (6.1), build/intree-6.12/.
 #
 # Caches, outside the clone so that a fresh clone on the same machine
 # rebuilds no kernel from scratch; MARKERS_CACHE, default /var/cache/markers:
 #
-#   src/<tree>        the extracted tree, integrated (links into the clone)
-#   kbuild/kunit      kunit.py's build directory (O=)
-#   kbuild/debug      the debug kernel's build directory (O=)
+#   src/<tree>        the extracted tree, integrated (links into the clone):
+#                     linux-source-6.1, linux-source-6.12
+#   kbuild/kunit      kunit.py's build directory (O=); kunit-6.12 for 6.12
+#   kbuild/debug      the debug kernel's build directory (O=); debug-6.12
 #   ccache            the compiler cache
 #
-# STAGES="kunit builtin debug dkms" by default (builtin needs kunit's
-# kernel); JOBS, default the number of CPUs.
+# STAGES="kunit builtin debug dkms" by default for 6.1, "kunit builtin" for
+# another KERNEL (builtin needs kunit's kernel); JOBS, default the number
+# of CPUs.
 
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-out=$top/build/intree
+kernel=${KERNEL:-6.1}
 cache=${MARKERS_CACHE:-/var/cache/markers}
-stages=${STAGES:-kunit builtin debug dkms}
+if [ "$kernel" = 6.1 ]; then
+	out=$top/build/intree
+	suffix=''
+	stages=${STAGES:-kunit builtin debug dkms}
+else
+	out=$top/build/intree-$kernel
+	suffix=-$kernel
+	stages=${STAGES:-kunit builtin}
+fi
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
@@ -135,10 +146,10 @@ shadow() {
 
 # -- The tree ---------------------------------------------------------------
 
-tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
+tarball=/usr/src/linux-source-$kernel.tar.xz
 src=$cache/src/$(basename "$tarball" .tar.xz)
-kunit_o=$cache/kbuild/kunit
-debug_o=$cache/kbuild/debug
+kunit_o=$cache/kbuild/kunit$suffix
+debug_o=$cache/kbuild/debug$suffix
 
 stage_tree() {
 	local version
@@ -412,6 +423,11 @@ stage_dkms() {
 
 # -----------------------------------------------------------------------------
 
+if [ ! -f "$tarball" ]; then
+	echo "not ok - tree: $tarball installed (apt-get install linux-source-$kernel)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 mkdir -p "$out" "$cache/ccache" "$cache/kbuild"
 # One run at a time on the shared tree and build directories.
 exec 9>"$cache/lock"
