@@ -102,6 +102,11 @@ void __marker_site_show_locs(const struct marker_site *site,
 bool __marker_funcs_has(const struct marker_funcs *funcs,
 			const struct marker_probe *probe);
 
+/* marker_actions.c */
+bool __marker_action_formats(const void *func);
+int __marker_format_check(const struct marker_site *site, char *why,
+			  size_t len);
+
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);
 int marker_actions_init(void);

@@ -9,13 +9,19 @@
  *   stack	print, then the stack trace, one "=> function" line a frame
  *
  * They get the arguments as u64 with the site's signature: nothing parses
- * the format to find them; print formats them with vsnprintf(), as
- * trace_printk() would.
+ * the format at a hit; print formats them with vsnprintf(), as
+ * trace_printk() would. Whatever a site passes must not fault or WARN: its
+ * format is checked against its signature once, when print or stack is
+ * connected (__marker_format_check()), and strings are copied with the
+ * nofault helpers, as the kernel's probe events read them.
  */
+#include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/trace.h>
+#include <linux/uaccess.h>
 
 #include <wrapper/trace-array.h>
 
@@ -32,19 +38,61 @@ static void marker_count(void *data, struct marker_site *site,
 	atomic_long_inc(&site->hits);
 }
 
+#define MARKER_FAULT	"(fault)"
+
+/*
+ * Copy the string at @src into what is left of @pool (@used bytes of
+ * @size are taken), never faulting: a user, wild or unmapped pointer reads
+ * as "(fault)", a string longer than the room left is cut. The string
+ * variant of copy_from_kernel_nofault() is not exported: copy page by
+ * page, up to the first NUL.
+ */
+static const char *__marker_copy_str(char *pool, size_t *used, size_t size,
+				     const char *src)
+{
+	char *dst = pool + *used, *nul;
+	size_t room = size - *used, n = 0, chunk;
+
+	if (room < sizeof(MARKER_FAULT))
+		return "";
+	while (n < room - 1) {
+		chunk = min_t(size_t, room - 1 - n,
+			      PAGE_SIZE - offset_in_page(src + n));
+		if (copy_from_kernel_nofault(dst + n, src + n, chunk))
+			return MARKER_FAULT;
+		nul = memchr(dst + n, '\0', chunk);
+		if (nul) {
+			n = nul - dst;
+			break;
+		}
+		n += chunk;
+	}
+	dst[n] = '\0';
+	*used += n + 1;
+	return dst;
+}
+
 /*
  * Write "name: arguments" into the instance. Every argument is passed as a
  * u64, one vararg slot each: on the 64-bit ABIs the registry supports, each
  * integer or pointer argument of any width takes one such slot, so the
- * conversions of the format (which the compiler checked against the
- * arguments' real types at the site) read exactly what MARK() passed.
+ * conversions of the format, which __marker_format_check() matched with
+ * the signature when the action was connected, read what MARK() passed.
+ * Strings are passed as copies.
  */
 static void __marker_print(struct marker_site *site, const u64 *args)
 {
 	u64 a[MARKER_MAX_ARGS] = { };
-	char buf[256];
+	char buf[256], strs[256];
+	size_t used = 0;
+	unsigned int i;
 
-	memcpy(a, args, site->nargs * sizeof(*a));
+	for (i = 0; i < site->nargs; i++) {
+		a[i] = args[i];
+		if (site->sig[i] == MARKER_TYPE_STRING)
+			a[i] = (unsigned long)__marker_copy_str(strs, &used,
+					sizeof(strs), (const char *)(unsigned long)args[i]);
+	}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	scnprintf(buf, sizeof(buf), site->format, a[0], a[1], a[2], a[3],
@@ -82,6 +130,103 @@ static const struct {
 	{ "print", marker_print },
 	{ "stack", marker_stack },
 };
+
+/* Does @func format its site's arguments with the site's format? */
+bool __marker_action_formats(const void *func)
+{
+	return func == marker_print || func == marker_stack;
+}
+
+static bool __marker_type_is_int(char type)
+{
+	return type && strchr("bcChHiIlLqQ", type);
+}
+
+/**
+ * __marker_format_check() - can print and stack format @site's arguments?
+ * @site: a site
+ * @why: where to say why not, or NULL
+ * @len: the size of @why
+ *
+ * Conversion by conversion, the format must take the signature's types:
+ * an integer conversion (d, i, u, x, X, o or c, any length modifier) for
+ * an integer, %s for a string (copied without faulting at each hit), %p
+ * or %px for any other pointer (never dereferenced); no more conversions
+ * than arguments, no %n, no ``*`` width or precision, no other %p
+ * extension (they dereference their argument). Run once, at connect.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL with the reason in @why.
+ */
+int __marker_format_check(const struct marker_site *site, char *why,
+			  size_t len)
+{
+	const char *p = site->format, *conv;
+	unsigned int arg = 0;
+	char type;
+
+	for (; (p = strchr(p, '%')); p++) {
+		conv = p++;
+		if (*p == '%')
+			continue;
+		p += strspn(p, "-+ #0");
+		if (*p == '*')
+			goto refuse_star;
+		p += strspn(p, "0123456789");
+		if (*p == '.') {
+			if (*++p == '*')
+				goto refuse_star;
+			p += strspn(p, "0123456789");
+		}
+		p += strspn(p, "hlLqjzt");
+		if (!*p)
+			goto refuse_conv;
+		if (*p == 'n')
+			goto refuse_n;
+		if (arg >= site->nargs) {
+			if (why)
+				snprintf(why, len, "more conversions than the %u arguments",
+					 site->nargs);
+			return -EINVAL;
+		}
+		type = site->sig[arg++];
+		if (strchr("diuxXoc", *p)) {
+			if (!__marker_type_is_int(type))
+				goto refuse_type;
+		} else if (*p == 's') {
+			if (type != MARKER_TYPE_STRING)
+				goto refuse_type;
+		} else if (*p == 'p') {
+			if (type != MARKER_TYPE_PTR)
+				goto refuse_type;
+			if (p[1] == 'x')
+				p++;
+			else if (isalnum(p[1]))
+				goto refuse_conv;
+		} else {
+			goto refuse_conv;
+		}
+	}
+	return 0;
+
+refuse_star:
+	if (why)
+		snprintf(why, len, "'*' width or precision in %.*s", 8, conv);
+	return -EINVAL;
+refuse_n:
+	if (why)
+		snprintf(why, len, "%%n");
+	return -EINVAL;
+refuse_conv:
+	if (why)
+		snprintf(why, len, "conversion %.*s", (int)(p - conv + 2), conv);
+	return -EINVAL;
+refuse_type:
+	if (why)
+		snprintf(why, len, "conversion %.*s for argument %u of type %s",
+			 (int)(p - conv + 1), conv, arg, __marker_type_name(type));
+	return -EINVAL;
+}
 
 /**
  * marker_action() - one of the registry's built-in actions, by name

@@ -75,10 +75,17 @@ int __marker_sig_print(char *buf, size_t size, const char *sig)
 	return len + scnprintf(buf + len, size - len, ")");
 }
 
+/*
+ * A typed probe fits a site of its signature; a generic one, any site,
+ * except that the actions that print need a format fit for the signature.
+ */
 static bool __marker_probe_fits(const struct marker_probe *probe,
 				const struct marker_site *site)
 {
-	return probe->generic || !strcmp(probe->sig, site->sig);
+	if (probe->generic)
+		return !__marker_action_formats(probe->func) ||
+		       !__marker_format_check(site, NULL, 0);
+	return !strcmp(probe->sig, site->sig);
 }
 
 bool __marker_is_glob(const char *name)
@@ -101,6 +108,14 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 {
 	char want[128], have[128];
 
+	if (probe->generic) {
+		__marker_format_check(site, want, sizeof(want));
+		__marker_sig_print(have, sizeof(have), site->sig);
+		pr_err("%s: format \"%s\" of the marker in %s does not fit its arguments %s (%s): %ps cannot print it\n",
+		       site->name, site->format, module_name(site->mod), have,
+		       want, probe->func);
+		return;
+	}
 	__marker_sig_print(want, sizeof(want), probe->sig);
 	__marker_sig_print(have, sizeof(have), site->sig);
 	pr_err("%s: signature mismatch: probe %ps takes %s, marker in %s passes %s\n",
@@ -340,7 +355,8 @@ static unsigned int __marker_funcs_collect(struct marker_entry *e,
 		if (__marker_probe_fits(probe, site))
 			nr += __marker_funcs_add(funcs, probe);
 	list_for_each_entry(probe, &marker_globs, node)
-		if (glob_match(probe->marker, e->name))
+		if (glob_match(probe->marker, e->name) &&
+		    __marker_probe_fits(probe, site))
 			nr += __marker_funcs_add(funcs, probe);
 	return nr;
 }
@@ -784,6 +800,10 @@ static void __marker_sites_add(struct list_head *found)
 		list_add_tail(&site->node, &e->sites);
 		list_for_each_entry(probe, &e->probes, node)
 			if (!__marker_probe_fits(probe, site))
+				__marker_report_mismatch(probe, site);
+		list_for_each_entry(probe, &marker_globs, node)
+			if (glob_match(probe->marker, e->name) &&
+			    !__marker_probe_fits(probe, site))
 				__marker_report_mismatch(probe, site);
 		funcs = __marker_funcs_build(e, site);
 		if (!funcs)
