@@ -20,11 +20,9 @@ top=$(cd "$here/../../../.." && pwd)
 out=$top/build/bench
 scale_sizes=${SCALE:-10 100 1000 10000}
 passes=${PASSES:-icount icount2 time}
-# As the Makefile: the running kernel's build tree, else the newest headers.
+# The Makefile's default (Debian's linux-headers-amd64 tree), unless given.
 if [ -z "${KDIR:-}" ]; then
-	KDIR=/lib/modules/$(uname -r)/build
-	[ -d "$KDIR" ] ||
-		KDIR=$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
+	KDIR=$(make -s -C "$top" --no-print-directory print-kdir)
 fi
 export KDIR
 start=$(date +%s)
