@@ -185,7 +185,7 @@ check_kernel() {
 			"$top/tools/testing/markers" -name '*.ko')
 		cp "${kos[@]}" "$payload/"
 		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" \
-			"$here/tests-tools.sh" "$payload/"
+			"$here/tests-tools.sh" "$here/tests-irq.sh" "$payload/"
 		cp "$here/run-tests.sh" "$payload/"
 		echo "$mode" >"$payload/mode"
 		while read -r status desc; do

@@ -629,6 +629,8 @@ t_unload_everything() {
 . ./tests-markerctl.sh
 # shellcheck source=SCRIPTDIR/tests-tools.sh
 . ./tests-tools.sh
+# shellcheck source=SCRIPTDIR/tests-irq.sh
+. ./tests-irq.sh
 
 TESTS="registry_finds_earlier_modules registry_finds_later_modules
 signatures_derived mode_is_built_mode disarmed_sites_are_defaults
@@ -642,7 +644,7 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-one_grace_period_per_batch $MARKERCTL_TESTS $TOOLS_TESTS
+one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_reload_finds_sites unload_everything markerctl_no_registry"
 
 ktap_print_header
