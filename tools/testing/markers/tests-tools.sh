@@ -169,7 +169,7 @@ t_trace_cmd_show_and_record_markers_instance() {
 	return $tt_ok
 }
 
-TOOLS_TESTS="perf_probe_at_a_label_refused perf_stat_at_a_sites_symbol
+TOOLS_TESTS="perf_stat_at_a_sites_symbol
 perf_stat_at_every_sites_symbol
 bpftrace_kprobe_at_a_sites_symbol_counts_exactly
 trace_cmd_show_and_record_markers_instance"
