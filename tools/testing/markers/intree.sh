@@ -15,7 +15,7 @@
 #            objects (configs/debug.config), CONFIG_MARKERS=m; the whole
 #            integration suite on it, with modules built out of tree
 #            against it, then a kmemleak scan (debug-guest.sh)
-#   dkms     dkms.conf built by dkms against the installed Debian headers,
+#   dkms     dkms.conf built by dkms against each installed Debian header tree,
 #            and make install into a scratch directory
 #
 # Prints "ok - ..."/"not ok - ..." lines, the wall time of each stage, a
@@ -375,21 +375,50 @@ stage_debug() {
 
 # -- DKMS and make install ----------------------------------------------------
 
-stage_dkms() {
-	local hdr kver version tmp
+# dkms_one HEADERS SCRATCH: dkms add + build for the kernel of HEADERS.
+dkms_one() {
+	local hdr=$1 tmp=$2 kver version log ko
 
-	hdr=$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
 	kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 		"$hdr/include/generated/utsrelease.h" 2>/dev/null)
 	version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
-	if [ -z "$kver" ] || [ -z "$version" ] || ! command -v dkms >/dev/null; then
-		result FAIL "dkms: headers ($hdr), dkms.conf version and dkms present"
+	if [ -z "$kver" ] || [ -z "$version" ]; then
+		result FAIL "dkms: $hdr has a release and dkms.conf a version"
+		return
+	fi
+	log=$out/dkms-$kver.log
+	rm -rf "$tmp/dkms"
+	mkdir -p "$tmp/dkms"
+	# No signing: the machine's MOK is not ours to make. DKMS names the
+	# module as the kernel's modules are named: compressed where the
+	# kernel compresses them (6.12: CONFIG_MODULE_COMPRESS_XZ).
+	if sign_file=/nonexistent dkms add -m markers -v "$version" \
+		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >"$log" 2>&1 &&
+	   sign_file=/nonexistent dkms build -m markers -v "$version" -k "$kver" \
+		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >>"$log" 2>&1 &&
+	   ko=$(find "$tmp/dkms/markers/$version/$kver/x86_64/module" \
+		-name 'marker.ko*' 2>/dev/null) && [ -n "$ko" ]; then
+		result OK "dkms: dkms build markers/$version for $kver (${ko##*/})"
+	else
+		tail -n 30 "$log" | sed 's/^/# /'
+		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; | sed 's/^/# /'
+		result FAIL "dkms: dkms build markers/$version for $kver"
+	fi
+}
+
+# Every installed Debian header tree (6.1, 6.1 PREEMPT_RT, 6.12): what a
+# distro's DKMS does for each kernel it ships.
+stage_dkms() {
+	local hdr kver version tmp
+
+	if ! command -v dkms >/dev/null; then
+		result FAIL "dkms: dkms installed (apt-get install dkms)"
 		return 1
 	fi
+	version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 	tmp=$(mktemp -d)
-	# The tracked files, as a distro would unpack them in /usr/src; a
-	# scratch DKMS tree; no signing (the machine's MOK is not ours to make).
-	mkdir -p "$tmp/src/markers-$version" "$tmp/dkms"
+	# The tracked files, as a distro would unpack them in /usr/src.
+	mkdir -p "$tmp/src/markers-$version"
 	(
 		cd "$top" || exit 1
 		if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -398,17 +427,16 @@ stage_dkms() {
 			find . -type f -print0
 		fi
 	) | (cd "$top" && xargs -0 cp --parents -t "$tmp/src/markers-$version")
-	if sign_file=/nonexistent dkms add -m markers -v "$version" \
-		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >"$out/dkms.log" 2>&1 &&
-	   sign_file=/nonexistent dkms build -m markers -v "$version" -k "$kver" \
-		--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" >>"$out/dkms.log" 2>&1 &&
-	   [ -f "$tmp/dkms/markers/$version/$kver/x86_64/module/marker.ko" ]; then
-		result OK "dkms: dkms build markers/$version for $kver"
-	else
-		tail -n 30 "$out/dkms.log" | sed 's/^/# /'
-		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; | sed 's/^/# /'
-		result FAIL "dkms: dkms build markers/$version for $kver"
-	fi
+	for hdr in /usr/src/linux-headers-*-amd64; do
+		[ -f "$hdr/include/generated/utsrelease.h" ] || continue
+		dkms_one "$hdr" "$tmp"
+	done
+
+	# make install, for the Makefile's default kernel (Debian's
+	# linux-headers-amd64)
+	hdr=$(make -s -C "$top" --no-print-directory print-kdir)
+	kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$hdr/include/generated/utsrelease.h" 2>/dev/null)
 	if make -C "$top" -s install DESTDIR="$tmp/root" KDIR="$hdr" \
 		>"$out/install.log" 2>&1 &&
 	   [ -f "$tmp/root/lib/modules/$kver/updates/markers/marker.ko" ] &&
