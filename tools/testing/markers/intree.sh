@@ -359,6 +359,11 @@ stage_debug() {
 	cp "$here/run-tests.sh" "$payload/suite.sh"
 	cp "$here/debug-guest.sh" "$payload/run-tests.sh"
 	echo near-zero >"$payload/mode"
+	# the suite's third-party module, built against this kernel as
+	# check.sh builds it against the distro's
+	while read -r status desc; do
+		result "$status" "debug: $desc"
+	done < <(KDIR=$debug_o "$here/third-party.sh" near-zero "$payload")
 
 	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" \
 		--append "loglevel=6 panic_print=0x20" --timeout 2400 \
