@@ -14,6 +14,7 @@
  * found through the module kset that every module's kobject belongs to.
  */
 #include <linux/ctype.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/glob.h>
 #include <linux/hashtable.h>
@@ -41,6 +42,34 @@ LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
 static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS); /* the same, by name */
 LIST_HEAD(marker_globs);		/* pattern probes, under marker_mutex */
 struct marker_stats marker_stats;	/* under marker_mutex */
+/*
+ * Set under marker_mutex once the registry has forgotten every site, before
+ * it unregisters its module notifier (exit, or a failed init): from then on
+ * the notifier, its reader, learns no site and forgets none.
+ */
+static bool marker_closing;
+
+#ifdef CONFIG_MARKERS_DEBUG
+/*
+ * The race tests' window: milliseconds the registry sleeps where another
+ * module's arrival or departure races with it, between pinning the modules
+ * already loaded and learning their sites, and between forgetting every
+ * site and unregistering the notifier at exit.
+ */
+static unsigned int race_delay_ms;
+module_param(race_delay_ms, uint, 0444);
+MODULE_PARM_DESC(race_delay_ms, "test only: widen the registry's start and exit windows (ms)");
+
+static void marker_race_window(void)
+{
+	if (race_delay_ms)
+		msleep(race_delay_ms);
+}
+#else
+static inline void marker_race_window(void)
+{
+}
+#endif
 
 /* -- Signatures ------------------------------------------------------------ */
 
@@ -914,13 +943,20 @@ static void __marker_module_remove(struct module *mod)
 		__marker_sync();
 }
 
-/* The registry is going: forget every site, so a new registry finds them. */
+/*
+ * The registry is going: forget every site, so a new registry finds them,
+ * and stop the notifier from learning or forgetting any. Called before the
+ * notifier is unregistered: a module that goes meanwhile is forgotten here
+ * while still alive (its GOING notification waits for marker_mutex), and
+ * its notification then finds nothing to do.
+ */
 static void __marker_forget_all(void)
 {
 	struct marker_site *site, *stmp;
 	struct marker_entry *e, *etmp;
 
 	lockdep_assert_held(&marker_mutex);
+	marker_closing = true;
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		/* probe modules depend on marker.ko: they are all gone */
 		WARN_ON_ONCE(!list_empty(&e->probes) || !list_empty(&marker_globs));
@@ -943,6 +979,10 @@ static int __marker_module_notify(struct notifier_block *nb,
 	struct module *mod = data;
 
 	mutex_lock(&marker_mutex);
+	if (marker_closing) {
+		mutex_unlock(&marker_mutex);
+		return NOTIFY_DONE;
+	}
 	switch (action) {
 	case MODULE_STATE_COMING:
 	/*
@@ -983,6 +1023,12 @@ static struct kset *__marker_module_kset(void)
  * notifier is registered, so a module loading meanwhile is seen by the
  * walk, by its COMING or LIVE notification, or by several:
  * __marker_module_scan() skips sites already known.
+ *
+ * A module still COMING is left to its LIVE notification: try_module_get()
+ * would pin it, but a module whose init fails is freed whatever its
+ * references, and its sites would be learnt after its GOING notification.
+ * Its kobject leaves the kset before it is freed, so under list_lock its
+ * state can be read.
  */
 static int __marker_add_loaded_modules(void)
 {
@@ -1004,10 +1050,14 @@ static int __marker_add_loaded_modules(void)
 	list_for_each_entry(k, &kset->list, entry) {
 		struct module_kobject *mk = container_of(k, struct module_kobject, kobj);
 
-		if (nr < max && mk->mod && try_module_get(mk->mod))
+		if (nr < max && mk->mod &&
+		    READ_ONCE(mk->mod->state) == MODULE_STATE_LIVE &&
+		    try_module_get(mk->mod))
 			mods[nr++] = mk->mod;
 	}
 	spin_unlock(&kset->list_lock);
+
+	marker_race_window();
 
 	for (i = 0; i < nr; i++) {
 		mutex_lock(&marker_mutex);
@@ -1039,10 +1089,10 @@ static int __init marker_init(void)
 	return 0;
 
 err_notifier:
-	unregister_module_notifier(&marker_module_nb);
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+	unregister_module_notifier(&marker_module_nb);
 err_actions:
 	marker_actions_exit();
 	return ret;
@@ -1051,10 +1101,12 @@ err_actions:
 static void __exit marker_exit(void)
 {
 	marker_debugfs_exit();
-	unregister_module_notifier(&marker_module_nb);
+	/* forget, then stop listening: see __marker_forget_all() */
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+	marker_race_window();
+	unregister_module_notifier(&marker_module_nb);
 	marker_actions_exit();
 }
 

@@ -621,6 +621,54 @@ t_registry_reload_finds_sites() {
 		fail "$(cat "$LIST")"
 }
 
+# marker.ko's exit races an annotated module's rmmod (race_delay_ms holds
+# the window open): the registry must forget the module's sites before it
+# stops listening for modules, or it writes into the freed module. (Before,
+# it unregistered its notifier first: a page fault in
+# __marker_forget_all().)
+t_registry_exit_races_module_unload() {
+	rmmod marker || return 1
+	insmod marker.ko race_delay_ms=2000 || return 1
+	[ "$(state test_types marker_test_sites)" = disarmed ] ||
+		fail "$(site test_types marker_test_sites)" || return 1
+	rmmod marker &
+	pid=$!
+	sleep 1
+	rc=0
+	rmmod marker_test_sites || { fail "rmmod marker_test_sites"; rc=1; }
+	wait $pid || { fail "rmmod marker"; rc=1; }
+	insmod marker.ko || return 1
+	insmod marker_test_sites.ko || return 1
+	[ "$(state test_types marker_test_sites)" = disarmed ] ||
+		fail "after reload: $(site test_types marker_test_sites)" || rc=1
+	return $rc
+}
+
+# marker.ko starts while a module is still in its init: the walk of the
+# modules already loaded must leave it to its LIVE notification, since an
+# init that fails frees the module whatever references the walk holds.
+# (Before, the walk pinned it and learnt its sites after it was freed.)
+t_registry_start_races_failing_init() {
+	rmmod marker || return 1
+	rc=0
+	for fail in 1 0; do
+		insmod marker_test_race.ko init_ms=2000 init_fail=$fail &
+		pid=$!
+		sleep 1
+		insmod marker.ko race_delay_ms=3000 ||
+			{ fail "insmod marker"; rc=1; }
+		if wait $pid; then ok=0; else ok=1; fi
+		[ "$ok" = "$fail" ] || { fail "insmod init_fail=$fail: rc $ok"; rc=1; }
+		n=$(grep -c '^test_race_exit marker_test_race ' "$LIST")
+		[ "$n" = $((1 - fail)) ] ||
+			{ fail "init_fail=$fail: $n listing lines"; rc=1; }
+		rmmod marker_test_race 2>/dev/null
+		rmmod marker || rc=1
+	done
+	insmod marker.ko || return 1
+	return $rc
+}
+
 t_unload_everything() {
 	rmmod marker_test_sites && rmmod marker_example && rmmod marker
 }
@@ -652,7 +700,8 @@ print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
-registry_reload_finds_sites unload_everything markerctl_no_registry"
+registry_reload_finds_sites registry_exit_races_module_unload
+registry_start_races_failing_init unload_everything markerctl_no_registry"
 
 ktap_print_header
 ktap_set_plan "$(echo $TESTS | wc -w)"
