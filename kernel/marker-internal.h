@@ -6,6 +6,7 @@
 #ifndef _KERNEL_MARKER_INTERNAL_H
 #define _KERNEL_MARKER_INTERNAL_H
 
+#include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/mutex.h>
@@ -77,11 +78,15 @@ __marker_site_funcs(const struct marker_site *site)
 					 lockdep_is_held(&marker_mutex));
 }
 
+/* The longest marker name: MARK() makes symbols of it (__marker_site_...). */
+#define MARKER_NAME_MAX		KSYM_NAME_LEN
+
 struct seq_file;
 
 const char *__marker_type_name(char type);
 int __marker_sig_print(char *buf, size_t size, const char *sig);
 bool __marker_is_glob(const char *name);
+bool __marker_valid_name(const char *name);
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e);
 bool __marker_site_at_defaults(const struct marker_site *site);

@@ -122,6 +122,23 @@ bool __marker_is_glob(const char *name)
 	return strpbrk(name, "*?[");
 }
 
+/*
+ * A marker name is a C identifier (MARK() pastes it into symbol names); a
+ * pattern adds glob_match()'s "*?[]!-". Nothing else, so that no name can
+ * forge a line in the listings or the log.
+ */
+bool __marker_valid_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || strlen(name) > MARKER_NAME_MAX)
+		return false;
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && !strchr("_*?[]!-", *p))
+			return false;
+	return true;
+}
+
 /* Does @probe, exact or pattern, name the marker of @e? */
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e)
@@ -604,7 +621,8 @@ free_news:
  * it is connected to every marker the pattern matches, now and later.
  *
  * Context: process context, may sleep (takes marker_mutex, cpus_read_lock).
- * Return: 0 when connected or pending; -EINVAL for a malformed probe, a
+ * Return: 0 when connected or pending; -EINVAL for a malformed probe (a
+ * name that is neither a C identifier nor a glob pattern among them), a
  * typed probe with a pattern, or a signature mismatch; -EBUSY when a site
  * is not at its defaults; -EEXIST when the probe, or the same function with
  * the same data, is already registered for this marker; -ENOMEM.
@@ -617,6 +635,12 @@ int marker_probe_register(struct marker_probe *probe)
 
 	if (!probe->marker || !probe->func || (!probe->generic && !probe->sig)) {
 		pr_err("refusing a probe without a marker name, function or signature\n");
+		return -EINVAL;
+	}
+	if (!__marker_valid_name(probe->marker)) {
+		pr_err("refusing probe %ps: '%*pE' is not a marker name or glob pattern\n",
+		       probe->func, (int)strnlen(probe->marker, MARKER_NAME_MAX + 1),
+		       probe->marker);
 		return -EINVAL;
 	}
 	if (!probe->generic && __marker_is_glob(probe->marker)) {

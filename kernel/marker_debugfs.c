@@ -134,14 +134,6 @@ struct marker_control {
 static DEFINE_MUTEX(marker_control_mutex);
 static LIST_HEAD(marker_controls);
 
-static bool __marker_valid_pattern(const char *p)
-{
-	for (; *p; p++)
-		if (!isalnum(*p) && !strchr("_*?[]!-", *p))
-			return false;
-	return true;
-}
-
 /* Does @pattern name a marker with a site loaded? */
 static bool __marker_pattern_known(const char *pattern)
 {
@@ -261,7 +253,7 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 		pr_err("control: commands are 'enable PATTERN [ACTION]' and 'disable PATTERN'\n");
 		return -EINVAL;
 	}
-	if (!__marker_valid_pattern(pattern)) {
+	if (!__marker_valid_name(pattern)) {
 		pr_err("control: '%*pE' is not a marker name or glob pattern\n",
 		       (int)strlen(pattern), pattern);
 		return -EINVAL;

@@ -8,8 +8,9 @@
  *	# cat /sys/kernel/tracing/instances/markers/trace_pipe
  *	# rmmod marker_loader
  *
- * Each entry of markers= is a marker name or a glob pattern. The loader
- * attaches to the markers loaded now and to those that arrive later, with
+ * Each entry of markers= is a marker name or a glob pattern (the registry
+ * refuses anything else, as the control file does); one given twice is
+ * attached once. The loader attaches to the markers loaded now and to those that arrive later, with
  * their own argument types, and detaches from all of them on rmmod.
  * See Documentation/markers-admin.rst.
  */
@@ -43,6 +44,17 @@ static void marker_loader_detach(void)
 	marker_synchronize_unregister();
 }
 
+/* Was @pattern given earlier in markers=? */
+static bool marker_loader_has(const char *pattern)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_probes; i++)
+		if (!strcmp(probes[i].marker, pattern))
+			return true;
+	return false;
+}
+
 static int __init marker_loader_init(void)
 {
 	marker_generic_fn fn = marker_action(action);
@@ -65,6 +77,11 @@ static int __init marker_loader_init(void)
 	while ((pattern = strsep(&p, ","))) {
 		if (!*pattern)
 			continue;
+		if (marker_loader_has(pattern)) {
+			pr_warn("%s is given twice in markers=, attaching once\n",
+				pattern);
+			continue;
+		}
 		if (nr_probes == MARKER_LOADER_MAX) {
 			pr_err("more than %d entries in markers=\n",
 			       MARKER_LOADER_MAX);

@@ -437,7 +437,22 @@ t_loader_refuses_bad_parameters() {
 		return 1
 	dmesg | grep -q 'marker_loader: unknown action=dance: count, print or stack' ||
 		fail "no dmesg line" || return 1
-	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")"
+	# a space or a newline would forge a line of the probes file
+	for m in '"subsys_mark1 forged 0"' '"subsys_mark1
+forged"'; do
+		insmod marker_loader.ko "markers=$m" 2>/dev/null &&
+			fail "markers=$m accepted" && rmmod marker_loader && return 1
+	done
+	dmesg | grep -qF "'subsys_mark1\\nforged' is not a marker name or glob pattern"
+		fail "no dmesg line for the newline" || return 1
+	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")" ||
+		return 1
+	# a name given twice is attached once, and the load succeeds
+	insmod marker_loader.ko markers=subsys_mark1,subsys_mark1 ||
+		fail "a duplicate failed the load" || return 1
+	n=$(grep -vc '^#' "$PROBES")
+	rmmod marker_loader
+	[ "$n" = 1 ] || fail "$n probes for one name given twice"
 }
 
 t_control_print_to_ftrace() {
