@@ -505,9 +505,10 @@ static void __marker_stub_func(void)
 
 /*
  * Could not allocate the smaller array: leave the old one published with
- * @probe replaced by a stub that ignores its arguments (a typed probe is
- * called with more arguments than the stub takes, as tracepoints'
- * tp_stub_func is).
+ * @probe's entry replaced by a stub that ignores its arguments (a typed
+ * probe is called with more arguments than the stub takes, as tracepoints'
+ * tp_stub_func is). One entry only: another probe with the same function
+ * and data (one by name, one by pattern) stays connected.
  */
 static void __marker_funcs_stub(struct marker_site *site,
 				const struct marker_probe *probe)
@@ -516,10 +517,13 @@ static void __marker_funcs_stub(struct marker_site *site,
 	unsigned int i;
 
 	funcs = __marker_site_funcs(site);
-	for (i = 0; i < funcs->nr; i++)
+	for (i = 0; i < funcs->nr; i++) {
 		if (funcs->f[i].func == probe->func &&
-		    funcs->f[i].data == probe->data)
+		    funcs->f[i].data == probe->data) {
 			WRITE_ONCE(funcs->f[i].func, (void *)__marker_stub_func);
+			return;
+		}
+	}
 }
 
 /* -- Probes ---------------------------------------------------------------- */

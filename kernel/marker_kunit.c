@@ -1160,7 +1160,8 @@ static void mkt_unregister_alloc_failure(struct kunit *test)
 {
 	const struct mkt_targets *t = mkt_param(test);
 	struct mkt_data *const d12[] = { &mkt_d1, &mkt_d2 };
-	int failed, leaked;
+	int failed, leaked, i;
+	char *pattern;
 
 	if (!mkt_fail_ready)
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
@@ -1207,6 +1208,32 @@ static void mkt_unregister_alloc_failure(struct kunit *test)
 	marker_probe_unregister(&mkt_p2);
 	marker_probe_unregister(&mkt_p1);
 	mkt_expect_connected(test, t->m_multi, NULL, 0);
+
+	/*
+	 * The same function with the same data, connected twice to one site
+	 * (by name and by pattern): when one leaves without memory, only its
+	 * own entry becomes the stub. (Before, both did.)
+	 */
+	pattern = kasprintf(GFP_KERNEL, "%.*s?", (int)strlen(t->m_types) - 1,
+			    t->m_types);
+	KUNIT_ASSERT_NOT_NULL(test, pattern);
+	WRITE_ONCE(mkt_generic_expect_name, t->m_types);
+	mkt_probe_set(&mkt_p1, &mkt_generic_tmpl, t->m_types, &mkt_d2);
+	mkt_probe_set(&mkt_p2, &mkt_generic_tmpl, pattern, &mkt_d2);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p2), 0);
+	mkt_fail_start(0, -1);
+	marker_probe_unregister(&mkt_p1);
+	failed = mkt_fail_stop(test, &leaked);
+	KUNIT_EXPECT_GT(test, failed, 0);
+	KUNIT_EXPECT_EQ(test, leaked, 0);
+	mkt_reset_hits();
+	for (i = 0; i < MKT_FIRES; i++)
+		mkt_fire_types(t);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mkt_d2.hits), MKT_FIRES);
+	marker_probe_unregister(&mkt_p2);
+	kfree(pattern);
+	mkt_expect_connected(test, t->m_types, NULL, 0);
 	mkt_expect_clean(test);
 }
 
