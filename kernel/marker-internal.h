@@ -17,7 +17,7 @@
 /*
  * marker_mutex protects marker_entries, every entry's sites and probes
  * lists, every probe's bookkeeping and the arming state of every known site
- * (key, jump, call, funcs, busy). It nests outside cpus_read_lock(),
+ * (key, jump, call, funcs, retry). It nests outside cpus_read_lock(),
  * jump_label_mutex, static_call_mutex and text_mutex, which the static-key
  * and static-call updates take.
  */
@@ -87,6 +87,8 @@ const char *__marker_type_name(char type);
 int __marker_sig_print(char *buf, size_t size, const char *sig);
 bool __marker_is_glob(const char *name);
 bool __marker_valid_name(const char *name);
+void __marker_sites_add(struct list_head *found);
+bool __marker_retry(void);
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e);
 bool __marker_site_at_defaults(const struct marker_site *site);

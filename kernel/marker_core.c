@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "marker-internal.h"
 
@@ -338,12 +339,18 @@ bool __marker_site_at_defaults(const struct marker_site *site)
 	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
 }
 
-/* "armed", "disarmed", or "busy": not armed and not at its defaults. */
+/*
+ * "armed"; "busy": not armed and not at its defaults; "retrying": at its
+ * defaults, wanted by probes, not armed yet (see __marker_retry());
+ * "disarmed".
+ */
 const char *__marker_site_state(const struct marker_site *site)
 {
 	if (rcu_access_pointer(site->funcs))
 		return "armed";
-	return __marker_site_at_defaults(site) ? "disarmed" : "busy";
+	if (!__marker_site_at_defaults(site))
+		return "busy";
+	return site->retry ? "retrying" : "disarmed";
 }
 
 /* Patch the site itself: the last step of arming, the first of disarming. */
@@ -459,6 +466,7 @@ static void __marker_site_set(struct marker_site *site, struct marker_funcs *new
 	lockdep_assert_held(&marker_mutex);
 	old = __marker_site_funcs(site);
 	single = new && site->tramp && new->nr == 1 && !new->f[0].generic;
+	site->retry = false;	/* what the probes want, done */
 
 	if (!old && new) {
 		if (single) {
@@ -835,13 +843,94 @@ static void __marker_module_scan(struct module *mod, struct list_head *found)
 	preempt_enable();
 }
 
+/*
+ * Sites that probes want armed but that could not be armed when they
+ * arrived (site->retry) are tried again from marker_retry_work: after a
+ * second, then at doubling intervals up to a minute while some remain. A
+ * registration or unregistration that sets the site's probes also clears
+ * the flag. marker_retry_delay is under marker_mutex.
+ */
+#define MARKER_RETRY_MIN	HZ
+#define MARKER_RETRY_MAX	(60 * HZ)
+
+static void marker_retry_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(marker_retry_work, marker_retry_fn);
+static unsigned long marker_retry_delay = MARKER_RETRY_MIN;
+
+/*
+ * Arm @site with the probes of @e that fit it, if it is at its defaults;
+ * otherwise flag it for marker_retry_work. Return: true when flagged.
+ */
+static bool __marker_site_arm(struct marker_entry *e, struct marker_site *site)
+{
+	struct marker_funcs *funcs;
+
+	lockdep_assert_held(&marker_mutex);
+	funcs = __marker_funcs_build(e, site);
+	if (!funcs) {			/* no probe wants it (any more) */
+		site->retry = false;
+		return false;
+	}
+	if (IS_ERR(funcs)) {
+		if (!site->retry)
+			pr_err("%s: no memory to arm site in %s, retrying\n",
+			       site->name, module_name(site->mod));
+		site->retry = true;
+		return true;
+	}
+	if (!__marker_site_at_defaults(site)) {
+		if (!site->retry)
+			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it until it is\n",
+			       site->name, module_name(site->mod));
+		kfree(funcs);
+		site->retry = true;
+		return true;
+	}
+	__marker_site_set(site, funcs);
+	return false;
+}
+
+/* Try the flagged sites again; true if some are still flagged. */
+bool __marker_retry(void)
+{
+	struct marker_site *site;
+	struct marker_entry *e;
+	bool again = false;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry(site, &e->sites, node)
+			if (site->retry)
+				again |= __marker_site_arm(e, site);
+	return again;
+}
+
+static void __marker_retry_schedule(bool again)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (!again || marker_closing) {
+		marker_retry_delay = MARKER_RETRY_MIN;
+		return;
+	}
+	schedule_delayed_work(&marker_retry_work, marker_retry_delay);
+	marker_retry_delay = min(2 * marker_retry_delay, MARKER_RETRY_MAX);
+}
+
+static void marker_retry_fn(struct work_struct *work)
+{
+	mutex_lock(&marker_mutex);
+	if (!marker_closing)
+		__marker_retry_schedule(__marker_retry());
+	mutex_unlock(&marker_mutex);
+}
+
 /* Learn the sites on @found and connect the pending probes that fit. */
-static void __marker_sites_add(struct list_head *found)
+void __marker_sites_add(struct list_head *found)
 {
 	struct marker_site *site, *tmp;
 	struct marker_probe *probe;
-	struct marker_funcs *funcs;
 	struct marker_entry *e;
+	bool again = false;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry_safe(site, tmp, found, node) {
@@ -862,22 +951,10 @@ static void __marker_sites_add(struct list_head *found)
 			if (glob_match(probe->marker, e->name) &&
 			    !__marker_probe_fits(probe, site))
 				__marker_report_mismatch(probe, site);
-		funcs = __marker_funcs_build(e, site);
-		if (!funcs)
-			continue;
-		if (IS_ERR(funcs)) {
-			pr_err("%s: no memory to arm site in %s\n", site->name,
-			       module_name(site->mod));
-			continue;
-		}
-		if (!__marker_site_at_defaults(site)) {
-			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it\n",
-			       site->name, module_name(site->mod));
-			kfree(funcs);
-			continue;
-		}
-		__marker_site_set(site, funcs);
+		again |= __marker_site_arm(e, site);
 	}
+	if (again && !delayed_work_pending(&marker_retry_work))
+		__marker_retry_schedule(true);
 }
 
 /* Learn the sites of @mod and connect the pending probes that fit. */
@@ -963,6 +1040,7 @@ static void __marker_module_remove(struct module *mod)
 			list_del(&site->node);
 			site->entry = NULL;
 			site->mod = NULL;
+			site->retry = false;
 		}
 		__marker_entry_put(e);
 	}
@@ -993,6 +1071,7 @@ static void __marker_forget_all(void)
 			list_del(&site->node);
 			site->entry = NULL;
 			site->mod = NULL;
+			site->retry = false;
 		}
 		hash_del(&e->hlist);
 		list_del(&e->list);
@@ -1120,6 +1199,7 @@ err_notifier:
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+	cancel_delayed_work_sync(&marker_retry_work);
 	unregister_module_notifier(&marker_module_nb);
 err_actions:
 	marker_actions_exit();
@@ -1133,6 +1213,7 @@ static void __exit marker_exit(void)
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
+	cancel_delayed_work_sync(&marker_retry_work);	/* sees marker_closing */
 	marker_race_window();
 	unregister_module_notifier(&marker_module_nb);
 	marker_actions_exit();

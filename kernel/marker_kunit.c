@@ -994,6 +994,102 @@ static void mkt_defaults(struct kunit *test)
 	mkt_expect_clean(test);
 }
 
+/* Take @site off the registry's lists, as if its module had not come yet. */
+static void mkt_site_leave(struct marker_site *site)
+{
+	mutex_lock(&marker_mutex);
+	list_del(&site->node);
+	site->entry = NULL;
+	mutex_unlock(&marker_mutex);
+}
+
+/* ... and let it arrive, as __marker_module_add() does. */
+static void mkt_site_arrive(struct marker_site *site)
+{
+	LIST_HEAD(found);
+
+	mutex_lock(&marker_mutex);
+	list_add_tail(&site->node, &found);
+	__marker_sites_add(&found);
+	mutex_unlock(&marker_mutex);
+}
+
+static const char *mkt_site_state(struct marker_site *site)
+{
+	const char *state;
+
+	mutex_lock(&marker_mutex);
+	state = __marker_site_state(site);
+	mutex_unlock(&marker_mutex);
+	return state;
+}
+
+static bool mkt_retry(void)
+{
+	bool again;
+
+	mutex_lock(&marker_mutex);
+	again = __marker_retry();
+	mutex_unlock(&marker_mutex);
+	return again;
+}
+
+/*
+ * A site that arrives while its probe is pending but cannot be armed then,
+ * away from its defaults or with no memory, is armed when it can be: the
+ * listing says "busy", then "retrying", and the retry arms it. (Before, it
+ * stayed disarmed until another registration.)
+ */
+static void mkt_arrival_retried(struct kunit *test)
+{
+	const struct mkt_targets *t = mkt_param(test);
+	struct mkt_data *const d1[] = { &mkt_d1 };
+	struct marker_site *sites[MKT_MAX_SITES];
+	int failed, leaked;
+
+	KUNIT_ASSERT_EQ(test, mkt_sites(t->m_int, sites), 1);
+	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_int, &mkt_d1);
+
+	/* away from its defaults when it arrives */
+	mkt_site_leave(sites[0]);
+	mkt_tamper(sites[0], true);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_site_arrive(sites[0]);
+	KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "busy");
+	KUNIT_EXPECT_TRUE(test, mkt_retry());		/* still away */
+	mkt_tamper(sites[0], false);
+	KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "retrying");
+	KUNIT_EXPECT_FALSE(test, mkt_retry());
+	KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "armed");
+	mkt_expect_connected(test, t->m_int, d1, 1);
+	mkt_fire_int(test, t, 1, 0, 0);
+	marker_probe_unregister(&mkt_p1);
+
+	/* no memory when it arrives */
+	if (!mkt_fail_ready)
+		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
+	if (mkt_fail_ready) {
+		mkt_site_leave(sites[0]);
+		KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+		mkt_fail_start(0, -1);
+		mkt_site_arrive(sites[0]);
+		failed = mkt_fail_stop(test, &leaked);
+		KUNIT_EXPECT_GT(test, failed, 0);
+		KUNIT_EXPECT_EQ(test, leaked, 0);
+		KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "retrying");
+		mkt_fire_int(test, t, 0, 0, 0);
+		KUNIT_EXPECT_FALSE(test, mkt_retry());
+		mkt_expect_connected(test, t->m_int, d1, 1);
+		mkt_fire_int(test, t, 1, 0, 0);
+		marker_probe_unregister(&mkt_p1);
+	}
+
+	/* nothing left flagged: the listing says "disarmed" again */
+	KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "disarmed");
+	mkt_expect_connected(test, t->m_int, NULL, 0);
+	mkt_expect_clean(test);
+}
+
 static atomic_t mkt_spin_inside, mkt_spin_hits, mkt_spin_late, mkt_spin_loops;
 static bool mkt_spin_unregistered, mkt_spin_hold;
 
@@ -1154,7 +1250,8 @@ static void mkt_register_alloc_failure(struct kunit *test)
 /*
  * Disarming while every allocation fails: unregister still succeeds, the
  * probe that left never runs again, the one that stays still gets its own
- * data, on every site; then 1 -> 0 restores the defaults.
+ * data, on every site, even when it is the same function with the same
+ * data; then 1 -> 0 restores the defaults.
  */
 static void mkt_unregister_alloc_failure(struct kunit *test)
 {
@@ -1335,6 +1432,7 @@ static struct kunit_case mkt_cases[] = {
 	KUNIT_CASE_PARAM(mkt_signatures, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_pending, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_defaults, mkt_mode_gen_params),
+	KUNIT_CASE_PARAM(mkt_arrival_retried, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_unregister_while_firing, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_register_alloc_failure, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_unregister_alloc_failure, mkt_mode_gen_params),

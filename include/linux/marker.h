@@ -169,7 +169,8 @@ struct marker_funcs {
  * @mod: the module the site lives in (registry bookkeeping)
  * @entry: the registry's entry for @name; NULL until the registry knows the site
  * @node: link in @entry's list of sites
- * @busy: the registry found the site away from its defaults and left it alone
+ * @retry: probes want the site armed, and the registry could not arm it
+ *	when it arrived (no memory, or away from its defaults): it retries
  *
  * Everything from @jump down is written by the registry, under its
  * marker_mutex; the constant part is written by MARK() at compile time.
@@ -191,7 +192,7 @@ struct marker_site {
 	struct module *mod;
 	struct marker_entry *entry;
 	struct list_head node;
-	bool busy;
+	bool retry;
 };
 
 /**

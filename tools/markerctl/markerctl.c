@@ -894,10 +894,10 @@ static const struct mc_cmd commands[] = {
 	{
 		"list", cmd_list, "list [--json]", "list every marker site",
 		"List every marker site the registry knows, one per line: name,\n"
-		"module, mode (near-zero or portable), state (disarmed, armed or\n"
-		"busy), probes, hits, signature (one character per argument, '-'\n"
-		"for none) and the quoted format, in aligned columns after a\n"
-		"header line.\n\n"
+		"module, mode (near-zero or portable), state (disarmed, armed,\n"
+		"busy or retrying), probes, hits, signature (one character per\n"
+		"argument, '-' for none) and the quoted format, in aligned columns\n"
+		"after a header line.\n\n"
 		"  --json    a JSON array instead: one object per site and per line,\n"
 		"            with the fields above and \"code\"; probes and hits are\n"
 		"            numbers\n",
