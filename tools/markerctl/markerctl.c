@@ -14,8 +14,9 @@
  * formats, the rules and the exit codes are in
  * Documentation/markers-admin.rst.
  *
- * For tests, MARKERS_DEBUGFS, MARKERS_TRACEFS and MARKERS_SYSFS replace
- * /sys/kernel/debug, /sys/kernel/tracing and /sys.
+ * Built for tests (make markerctl-test, -DMC_TEST_PATHS), MARKERS_DEBUGFS,
+ * MARKERS_TRACEFS and MARKERS_SYSFS replace /sys/kernel/debug,
+ * /sys/kernel/tracing and /sys; markerctl itself reads only those.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,13 +52,18 @@ static const char *progname = "markerctl";
 #define mc_err(fmt, ...)	fprintf(stderr, "markerctl: " fmt "\n", ##__VA_ARGS__)
 
 /*
- * mc_path() - @rel under the directory that @env names, else under @dflt.
+ * mc_path() - @rel under @dflt or, in the test build, under the directory
+ * that @env names if it is set.
  * Return: 0, or MC_EXIT_USAGE if the path does not fit in @buf.
  */
 static int mc_path(char *buf, size_t size, const char *env, const char *dflt,
 		   const char *rel)
 {
+#ifdef MC_TEST_PATHS
 	const char *dir = getenv(env);
+#else
+	const char *dir = NULL;
+#endif
 	int len;
 
 	if (!dir || !*dir)
@@ -564,7 +570,8 @@ static int control_write(const char *verb, const char *pattern,
 	else
 		snprintf(buf, size, "%s %s", verb, pattern);
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* debugfs files are never symbolic links: follow none */
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		mc_err("%s: cannot open %s: %s", verb, path, strerror(errno));
 		free(buf);
@@ -960,8 +967,10 @@ static void print_usage(FILE *f)
 		"     disable: the kernel log says why)\n"
 		"  3  the registry is not loaded (or debugfs is not mounted)\n"
 		"  4  not root\n\n"
+#ifdef MC_TEST_PATHS
 		"Environment, for tests: MARKERS_DEBUGFS, MARKERS_TRACEFS and\n"
 		"MARKERS_SYSFS replace /sys/kernel/debug, /sys/kernel/tracing and /sys.\n"
+#endif
 		"See Documentation/markers-admin.rst.\n", progname);
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # selftest.sh - check markerctl on the host against fake registry files,
-# through MARKERS_DEBUGFS, MARKERS_TRACEFS and MARKERS_SYSFS, under
+# through MARKERS_DEBUGFS, MARKERS_TRACEFS and MARKERS_SYSFS (which only
+# the test build, markerctl-test, honours), under
 # valgrind when it is installed (any error or leak fails). Never loads or
 # unloads a module: load is only run where it must stop before libkmod
 # reaches the kernel. Run as root (one case drops to uid 65534).
@@ -13,7 +14,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-bin=$here/markerctl
+bin=$here/markerctl-test
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -162,10 +163,17 @@ check "enable --action=stack: written" -- [ "$(cat "$ctl")" = "enable test_[mn]?
 expect 0 "disable" -- mc disable subsys_mark3
 check "disable: written" -- [ "$(cat "$ctl")" = "disable subsys_mark3" ]
 rm "$ctl"
-ln -s /dev/full "$ctl"
+mknod "$ctl" c 1 7		# /dev/full: every write fails with ENOSPC
 expect 2 "enable: a refused write" -- mc enable subsys_mark3
 check "enable: errno message and dmesg hint" -- \
 	grep -q '^markerctl: enable subsys_mark3: No space left on device (see dmesg)$' "$tmp/err"
+rm "$ctl"
+# a control file that is a symbolic link: written through, it would let
+# whoever made the link choose what root overwrites
+: >"$tmp/target"
+ln -s "$tmp/target" "$ctl"
+expect 2 "enable: a symbolic link for the control file" -- mc enable subsys_mark3
+check "symbolic link: not followed" -- [ ! -s "$tmp/target" ]
 rm "$ctl"
 expect 2 "disable: no control file" -- mc disable subsys_mark3
 
@@ -194,6 +202,17 @@ if command -v unshare >/dev/null; then
 		expect 4 "$c: not root" -- unshare -U "$bin" $c
 	done
 	check "not root: says so" -- grep -q 'must be run as root' "$tmp/err"
+fi
+
+# markerctl itself reads the real files whatever the environment says
+# (this machine has no registry: it must say so, not list the fake one)
+if [ ! -e /sys/kernel/debug/markers ]; then
+	expect 3 "markerctl ignores MARKERS_DEBUGFS" -- "$here/markerctl" list
+	check "markerctl: the real registry is missing" -- \
+		grep -q 'the registry is not loaded' "$tmp/err"
+else
+	fail=$((fail + 1))
+	echo "not ok - markerctl ignores MARKERS_DEBUGFS (a registry is loaded on this machine)"
 fi
 
 echo "$pass passed, $fail failed"

@@ -221,6 +221,14 @@ while read -r status desc; do
 	result "$status" "$desc"
 done < <("$here/compile-tests.sh")
 
+# markerctl against fake registry files, on the host (loads nothing)
+if make -s -C "$top/tools/markerctl" test >"$out/markerctl-selftest.log" 2>&1; then
+	result OK "markerctl: selftest.sh, $(tail -n 1 "$out/markerctl-selftest.log")"
+else
+	grep -A3 '^not ok' "$out/markerctl-selftest.log" | sed 's/^/# /'
+	result FAIL "markerctl: selftest.sh, $(tail -n 1 "$out/markerctl-selftest.log") (see $out/markerctl-selftest.log)"
+fi
+
 for k in $kernels; do
 	kpass=$pass kfail=$fail
 	case "$k" in
