@@ -265,8 +265,9 @@ void __marker_site_show_locs(const struct marker_site *site,
 	/* bsearch() found one copy of @site: back up to the first */
 	while (first && first > set->loc && first[-1]->site == site)
 		first--;
-	for (i = 0; first && first + i < set->loc + set->nr &&
-		    first[i]->site == site; i++) {
+	for (i = 0;
+	     first && first + i < set->loc + set->nr && first[i]->site == site;
+	     i++) {
 		const struct marker_loc *loc = first[i];
 		const u8 *code;
 

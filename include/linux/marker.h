@@ -79,7 +79,9 @@
  */
 #if !defined(CONFIG_MARKERS_TREE) && !defined(CONFIG_MARKERS) && \
 	!defined(CONFIG_MARKERS_MODULE) && !defined(MARKERS_DISABLE)
-#error "<linux/marker.h> out of tree: add 'include /usr/src/markers/markers.kbuild' to the module's Kbuild (it sets -I, -DCONFIG_MARKERS_MODULE=1 and KBUILD_EXTRA_SYMBOLS; see Documentation/markers-intree.rst), or define MARKERS_DISABLE to compile the markers away"
+#error "<linux/marker.h> out of tree: add 'include /usr/src/markers/markers.kbuild' to the Kbuild"
+#error "markers.kbuild sets -I, -DCONFIG_MARKERS_MODULE=1 and KBUILD_EXTRA_SYMBOLS"
+#error "(Documentation/markers-intree.rst); or define MARKERS_DISABLE to compile the markers away"
 #endif
 
 struct module;

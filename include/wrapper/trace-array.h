@@ -22,7 +22,7 @@
 static inline struct trace_array *
 marker_trace_array_get_by_name(const char *name)
 {
-#if MARKER_KERNEL_VERSION >= MARKER_KV(6, 7, 0)
+#if MARKER_KERNEL_AT_LEAST(6, 7, 0)
 	/*
 	 * 6.7: trace_array_get_by_name() takes a systems string, the event
 	 * systems the new instance shows, NULL for all of them (upstream

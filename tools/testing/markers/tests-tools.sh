@@ -171,6 +171,7 @@ t_trace_cmd_show_and_record_markers_instance() {
 	return $tt_ok
 }
 
+# shellcheck disable=SC2034 # used by run-tests.sh
 TOOLS_TESTS="perf_probe_at_a_label_misses perf_stat_at_a_sites_symbol
 perf_stat_at_every_sites_symbol
 bpftrace_kprobe_at_a_sites_symbol_counts_exactly
