@@ -21,14 +21,21 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/trace.h>
+#include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
 #include <wrapper/trace-array.h>
 
 #include "marker-internal.h"
 
-/* The "markers" instance; set at init, before any action can run. */
+#define MARKER_INSTANCE		"markers"
+
+/*
+ * The "markers" instance; set at init, before any action can run. Ours to
+ * remove at exit only if it did not exist before (marker_tr_owned).
+ */
 static struct trace_array *marker_tr;
+static bool marker_tr_owned;
 
 #define MARKER_STACK_DEPTH	16
 
@@ -251,26 +258,63 @@ marker_generic_fn marker_action(const char *name)
 }
 EXPORT_SYMBOL_GPL(marker_action);
 
+/*
+ * Does an ftrace instance named @name exist? trace_get_event_file() is the
+ * one exported lookup that creates nothing: -ENOENT for no such instance,
+ * -EINVAL for no such event in an instance that exists.
+ */
+static bool marker_instance_exists(const char *name)
+{
+	struct trace_event_file *file = trace_get_event_file(name, "", "");
+
+	if (!IS_ERR(file)) {		/* no event has an empty name */
+		trace_put_event_file(file);
+		return true;
+	}
+	return PTR_ERR(file) != -ENOENT;
+}
+
+/* Remove the instance if it is ours; say so if it is in use. */
+static void marker_instance_put(void)
+{
+	int ret;
+
+	trace_array_put(marker_tr);
+	if (!marker_tr_owned)
+		return;
+	ret = trace_array_destroy(marker_tr);
+	if (ret)
+		pr_warn("ftrace instance \"%s\" is in use (%d, trace_pipe open?): left in place, rmdir instances/%s to remove it\n",
+			MARKER_INSTANCE, ret, MARKER_INSTANCE);
+}
+
 int marker_actions_init(void)
 {
 	int ret;
 
-	marker_tr = marker_trace_array_get_by_name("markers");
+	/*
+	 * An instance the user made before loading us is the user's: use it,
+	 * never remove it. (One made between the check and the lookup is
+	 * taken for ours.)
+	 */
+	marker_tr_owned = !marker_instance_exists(MARKER_INSTANCE);
+	marker_tr = marker_trace_array_get_by_name(MARKER_INSTANCE);
 	if (!marker_tr)
 		return -ENOMEM;
+	if (!marker_tr_owned)
+		pr_info("using the existing ftrace instance \"%s\", which stays after rmmod\n",
+			MARKER_INSTANCE);
 	ret = trace_array_init_printk(marker_tr);
 	if (ret)
 		goto put_instance;
 	return 0;
 
 put_instance:
-	trace_array_put(marker_tr);
-	trace_array_destroy(marker_tr);
+	marker_instance_put();
 	return ret;
 }
 
 void marker_actions_exit(void)
 {
-	trace_array_put(marker_tr);
-	trace_array_destroy(marker_tr);
+	marker_instance_put();
 }

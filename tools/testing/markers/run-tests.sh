@@ -684,6 +684,46 @@ t_registry_start_races_failing_init() {
 	return $rc
 }
 
+# An ftrace instance "markers" that the user made before loading the
+# registry is the user's: used, never removed. The registry's own is
+# removed at rmmod, unless it is in use: then it stays, and the log says
+# so. (Before, the user's was removed, and one in use leaked silently.)
+t_registry_keeps_users_instance() {
+	rmmod marker || return 1
+	[ ! -d "$INSTANCE" ] || fail "the registry's instance outlived it" ||
+		return 1
+	mkdir "$INSTANCE" || return 1
+	echo 77 >"$INSTANCE/buffer_size_kb"
+	rc=0
+	insmod marker.ko || return 1
+	dmesg | grep -q 'marker: using the existing ftrace instance "markers"' ||
+		{ fail "no log line for the user's instance"; rc=1; }
+	echo 'enable subsys_mark3 print' >$DBG/markers/control || rc=1
+	cat /proc/testmark 2>/dev/null
+	echo 'disable subsys_mark3' >$DBG/markers/control || rc=1
+	grep -q ': subsys_mark3: 7 blah3$' "$INSTANCE/trace" ||
+		{ fail "print did not use the user's instance"; rc=1; }
+	rmmod marker || return 1
+	[ "$(cat "$INSTANCE/buffer_size_kb" 2>/dev/null)" = 77 ] ||
+		{ fail "the user's instance was removed"; rc=1; }
+	rmdir "$INSTANCE" || rc=1
+
+	# the registry's own, in use at rmmod
+	insmod marker.ko || return 1
+	cat "$INSTANCE/trace_pipe" >/dev/null &
+	pid=$!
+	sleep 1
+	rmmod marker || rc=1
+	dmesg | grep -q 'marker: ftrace instance "markers" is in use (-16, trace_pipe open?): left in place' ||
+		{ fail "no log line for the instance in use"; rc=1; }
+	[ -d "$INSTANCE" ] || { fail "removed while in use"; rc=1; }
+	kill $pid
+	wait $pid 2>/dev/null
+	rmdir "$INSTANCE" || rc=1
+	insmod marker.ko || return 1
+	return $rc
+}
+
 t_unload_everything() {
 	rmmod marker_test_sites && rmmod marker_example && rmmod marker
 }
@@ -716,7 +756,8 @@ loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_reload_finds_sites registry_exit_races_module_unload
-registry_start_races_failing_init unload_everything markerctl_no_registry"
+registry_start_races_failing_init registry_keeps_users_instance
+unload_everything markerctl_no_registry"
 
 ktap_print_header
 ktap_set_plan "$(echo $TESTS | wc -w)"
