@@ -78,8 +78,8 @@ static int __init marker_loader_init(void)
 		if (!*pattern)
 			continue;
 		if (marker_loader_has(pattern)) {
-			pr_warn("%s is given twice in markers=, attaching once\n",
-				pattern);
+			pr_warn("%*pE is given twice in markers=, attaching once\n",
+				(int)strlen(pattern), pattern);
 			continue;
 		}
 		if (nr_probes == MARKER_LOADER_MAX) {
@@ -96,7 +96,9 @@ static int __init marker_loader_init(void)
 		};
 		ret = marker_probe_register(&probes[nr_probes]);
 		if (ret) {
-			pr_err("%s: cannot attach: %d\n", pattern, ret);
+			/* escaped: a newline in markers= would forge a line */
+			pr_err("%*pE: cannot attach: %d\n",
+			       (int)strlen(pattern), pattern, ret);
 			goto err_detach;
 		}
 		registered[nr_probes] = &probes[nr_probes];

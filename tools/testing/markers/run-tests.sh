@@ -443,7 +443,9 @@ forged"'; do
 		insmod marker_loader.ko "markers=$m" 2>/dev/null &&
 			fail "markers=$m accepted" && rmmod marker_loader && return 1
 	done
-	dmesg | grep -qF "'subsys_mark1\\nforged' is not a marker name or glob pattern"
+	dmesg | grep -qF "'subsys_mark1\\nforged' is not a marker name or glob pattern" &&
+		dmesg | grep -qF 'marker_loader: subsys_mark1\nforged: cannot attach: -22' &&
+		! dmesg | grep -qE '(^|\] )forged: cannot' ||
 		fail "no dmesg line for the newline" || return 1
 	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || fail "$(cat "$PROBES")" ||
 		return 1
