@@ -15,7 +15,9 @@
 # version), or a header directory (KERNELS=/usr/src/linux-headers-...).
 # A kernel that is not installed is a failed test, never a skip.
 #
-# MODES="near-zero portable" by default. Logs in build/check/<kernel>/:
+# MODES="near-zero portable" by default. TESTS="name ..." runs only those
+# guest tests (after the two that load the modules), to iterate on one.
+# Logs in build/check/<kernel>/:
 # <mode>.build (the W=1 build), <mode>.log (the guest's console), <mode>.vm
 # (vm.sh's verdict), <mode>/ (the payload).
 
@@ -184,10 +186,10 @@ check_kernel() {
 		mapfile -t kos < <(find "$top/kernel" "$top/loader" "$top/samples" \
 			"$top/tools/testing/markers" -name '*.ko')
 		cp "${kos[@]}" "$payload/"
-		cp "$top/tools/markerctl/markerctl" "$here/tests-markerctl.sh" \
-			"$here/tests-tools.sh" "$here/tests-irq.sh" "$payload/"
+		cp "$top/tools/markerctl/markerctl" "$here"/tests-*.sh "$payload/"
 		cp "$here/run-tests.sh" "$payload/"
 		echo "$mode" >"$payload/mode"
+		[ -z "${TESTS:-}" ] || echo "$TESTS" >"$payload/only"
 		while read -r status desc; do
 			result "$status" "$k: $desc"
 		done < <(KDIR=$kdir "$here/third-party.sh" "$mode" "$payload")

@@ -728,6 +728,88 @@ t_registry_keeps_users_instance() {
 	return $rc
 }
 
+# as_nobody CMD: run CMD with uid and gid 65534 (su needs a passwd line)
+as_nobody() {
+	mkdir -p /etc
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+	su -s /bin/sh nobody -c "$1" 2>/dev/null
+}
+
+# Every file of the registry in debugfs, and of its instance in tracefs,
+# is refused to an unprivileged user, even with both file systems opened
+# to everyone (mode=0755): each is read and written as uid 65534, and
+# nothing changes.
+t_files_refused_to_nobody() {
+	[ "$(as_nobody 'id -u')" = 65534 ] || fail "su nobody: not uid 65534" ||
+		return 1
+	mount -o remount,mode=0755 $DBG || return 1
+	mount -o remount,mode=0755 $TRACING || return 1
+	before=$(cat "$LIST" "$PROBES")
+	rc=0
+	n=0
+	for f in $DBG/markers/* "$INSTANCE"/*; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		# open only (count=0): trace_pipe would block a reader
+		if as_nobody "dd if='$f' of=/dev/null bs=1 count=0"; then
+			fail "$f: read by uid 65534"
+			rc=1
+		fi
+		if as_nobody "echo 'enable subsys_mark1 count' >'$f'"; then
+			fail "$f: written by uid 65534"
+			rc=1
+		fi
+	done
+	mount -o remount,mode=0700 $DBG
+	mount -o remount,mode=0700 $TRACING
+	[ "$(cat "$LIST" "$PROBES")" = "$before" ] ||
+		{ fail "state changed"; rc=1; }
+	[ "$n" -ge 10 ] || { fail "only $n files"; rc=1; }
+	return $rc
+}
+
+# Garbage by the hundred: random bytes, alone or after a verb, each in one
+# write to the control file, and random markers= for the loader. Each is
+# refused with an errno and one log line; the listing and the probes stay
+# as they were (and vm.sh finds no oops or warning).
+t_garbage_refused() {
+	before=$(cat "$LIST" "$PROBES")
+	logged=$(dmesg | grep -c 'marker: control: ')
+	rc=0
+	i=0
+	while [ $i -lt 300 ]; do
+		# after a verb, an x: no marker's name begins with one, so
+		# that no pattern can match (a lone '*' would enable all)
+		case $((i % 3)) in
+		0) printf 'enable x' ;;
+		1) printf 'disable x' ;;
+		esac >/tmp/garbage
+		head -c $((i % 97 + 1)) /dev/urandom >>/tmp/garbage
+		# one write() (cat copies a small file in one)
+		if cat /tmp/garbage >$DBG/markers/control 2>/dev/null; then
+			fail "accepted: $(od -An -c /tmp/garbage | head -n 2)"
+			rc=1
+		fi
+		i=$((i + 1))
+	done
+	n=$(($(dmesg | grep -c 'marker: control: ') - logged))
+	[ "$n" = 300 ] || { fail "$n log lines for 300 refused writes"; rc=1; }
+	i=0
+	while [ $i -lt 30 ]; do
+		m=$(head -c 24 /dev/urandom | tr -dc 'a-z_,* \n"=' | head -c 16)
+		if insmod marker_loader.ko "markers=\"x${m}y \"" 2>/dev/null; then
+			fail "markers=x${m}y accepted"
+			rmmod marker_loader
+			rc=1
+		fi
+		i=$((i + 1))
+	done
+	[ "$(cat "$LIST" "$PROBES")" = "$before" ] ||
+		{ fail "state changed"; rc=1; }
+	return $rc
+}
+
 t_unload_everything() {
 	rmmod marker_test_sites && rmmod marker_example && rmmod marker
 }
@@ -761,7 +843,11 @@ control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
-unload_everything markerctl_no_registry"
+files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"
+# check.sh TESTS=...: only those, after the two that load the modules
+if [ -s ./only ]; then
+	TESTS="registry_finds_earlier_modules registry_finds_later_modules $(cat ./only)"
+fi
 
 ktap_print_header
 ktap_set_plan "$(echo $TESTS | wc -w)"
