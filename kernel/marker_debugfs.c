@@ -287,7 +287,26 @@ void marker_debugfs_init(void)
 
 void marker_debugfs_exit(void)
 {
+	struct marker_control *c, *tmp;
+	unsigned int n = 0;
+
+	/* waits for the writers in progress: none can come after */
 	debugfs_remove_recursive(marker_debugfs);
-	/* each enabled marker holds a reference on the registry */
-	WARN_ON_ONCE(!list_empty(&marker_controls));
+	/*
+	 * Each enabled marker holds a reference on the registry, so none is
+	 * left here unless "rmmod -f" forced the unload past it
+	 * (CONFIG_MODULE_FORCE_UNLOAD, which Debian sets). Disable them: their
+	 * sites would call this module's actions once it is freed.
+	 */
+	mutex_lock(&marker_control_mutex);
+	list_for_each_entry_safe(c, tmp, &marker_controls, list) {
+		list_del(&c->list);
+		marker_probe_unregister(&c->probe);	/* waits for a grace period */
+		kfree(c);
+		n++;
+	}
+	mutex_unlock(&marker_control_mutex);
+	if (n)
+		pr_warn("forced unload: disabled the %u markers enabled through the control file\n",
+			n);
 }

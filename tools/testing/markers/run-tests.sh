@@ -630,6 +630,27 @@ t_print_refuses_unfit_formats() {
 	return $rc
 }
 
+# "rmmod -f marker" with markers enabled through the control file: the
+# registry disables them before its code goes. (Before, it warned and left
+# their sites armed, calling the freed actions.)
+t_registry_forced_unload() {
+	echo 'enable subsys_mark3 print' >$DBG/markers/control || return 1
+	echo 'enable test_* count' >$DBG/markers/control || return 1
+	[ "$(state test_types marker_test_sites)" = armed ] ||
+		fail "$(cat "$LIST")" || return 1
+	rmmod marker 2>/dev/null && fail "rmmod accepted while enabled" &&
+		return 1
+	rmmod -f marker || return 1
+	dmesg | grep -q 'marker: forced unload: disabled the 2 markers enabled through the control file' ||
+		fail "no log line for the forced unload" || return 1
+	# each site would call into the freed module if it were still armed
+	fire 5
+	cat /proc/testmark 2>/dev/null
+	insmod marker.ko || return 1
+	[ "$(awk '!/^#/ && $4 != "disarmed"' "$LIST")" = "" ] ||
+		fail "armed after rmmod -f: $(cat "$LIST")"
+}
+
 t_registry_reload_finds_sites() {
 	rmmod marker || return 1
 	insmod marker.ko || return 1
@@ -841,7 +862,7 @@ print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
 one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
-registry_reload_finds_sites registry_exit_races_module_unload
+registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
 files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"
 # check.sh TESTS=...: only those, after the two that load the modules
