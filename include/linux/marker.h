@@ -490,6 +490,22 @@ __marker_call_all(const struct marker_funcs *funcs, struct marker_site *site,
 }
 
 /*
+ * The registry's grace period covers a probe only where RCU watches the
+ * CPU: not in the idle loop, early entry code or noinstr code, where a
+ * marker must not be. As tracepoints do (__DECLARE_TRACE()), check it
+ * under lockdep only, at no cost elsewhere; a hit there is dropped, not
+ * run outside the grace period. Checked before rcu_dereference_sched(),
+ * whose own lockdep check would splat first.
+ */
+static __always_inline bool __marker_rcu_unwatched(const struct marker_site *site)
+{
+	return IS_ENABLED(CONFIG_LOCKDEP) &&
+	       WARN_ONCE(!rcu_is_watching(),
+			 "marker %s: RCU is not watching, hit dropped\n",
+			 site->name);
+}
+
+/*
  * The armed path: evaluate the arguments once, then call the connected
  * probes with preemption disabled (the registry's grace period is
  * synchronize_rcu(), which waits for such sections).
@@ -499,7 +515,8 @@ do {									\
 	struct marker_funcs *__mf;					\
 	__MARKER_ARGS(__MARKER_ARG_LOCAL, __MARKER_SEP_NONE, ##__VA_ARGS__) \
 	preempt_disable_notrace();					\
-	__mf = rcu_dereference_sched((site)->funcs);			\
+	__mf = __marker_rcu_unwatched(site) ? NULL :			\
+		rcu_dereference_sched((site)->funcs);			\
 	if (likely(__mf)) {						\
 		if (__mf->direct) {					\
 			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_ARGS( \
