@@ -116,6 +116,10 @@ int __marker_format_check(const struct marker_site *site, char *why,
 
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);
+
+/* Offered probes (marker_offer.c), connected by name. */
+void marker_offers_forget(struct module *mod);
+void marker_offers_show(struct seq_file *m);
 int marker_actions_init(void);
 void marker_actions_exit(void);
 

@@ -1085,6 +1085,9 @@ static int __marker_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 
+	/* before marker_mutex, which marker_offer_mutex nests outside */
+	if (action == MODULE_STATE_GOING)
+		marker_offers_forget(mod);
 	mutex_lock(&marker_mutex);
 	if (marker_closing) {
 		mutex_unlock(&marker_mutex);

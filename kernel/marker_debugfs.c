@@ -105,6 +105,19 @@ static int marker_probes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(marker_probes);
 
+/*
+ * One line per offered probe:
+ *   name marker module signature state
+ * state: offered, or connected (its module pinned).
+ */
+static int marker_offers_file_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# name marker module signature state\n");
+	marker_offers_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_offers_file);
+
 /* "name value" lines, counted since the registry loaded. */
 static int marker_stats_show(struct seq_file *m, void *v)
 {
@@ -225,10 +238,25 @@ static char *__marker_next_word(char **p)
 	return word;
 }
 
+/* connect NAME, disconnect NAME: an offered probe (marker_offer.c) */
+static int marker_control_offer(const char *cmd, const char *name)
+{
+	if (!__marker_valid_name(name) || __marker_is_glob(name)) {
+		pr_err("control: '%*pE' is not a probe function's name\n",
+		       (int)strlen(name), name);
+		return -EINVAL;
+	}
+	if (!strcmp(cmd, "connect"))
+		return marker_offer_connect(name);
+	return marker_offer_disconnect(name);
+}
+
 /*
  * One command a write:
  *   enable PATTERN [count|print|stack]
  *   disable PATTERN
+ *   connect NAME
+ *   disconnect NAME
  */
 static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
@@ -249,9 +277,15 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 	pattern = cmd ? __marker_next_word(&p) : NULL;
 	action = pattern ? __marker_next_word(&p) : NULL;
 	if (!cmd || !pattern || (action && __marker_next_word(&p)) ||
-	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action))) {
-		pr_err("control: commands are 'enable PATTERN [ACTION]' and 'disable PATTERN'\n");
+	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action) &&
+	     (strcmp(cmd, "connect") || action) &&
+	     (strcmp(cmd, "disconnect") || action))) {
+		pr_err("control: commands are 'enable PATTERN [ACTION]', 'disable PATTERN', 'connect PROBE' and 'disconnect PROBE'\n");
 		return -EINVAL;
+	}
+	if (!strcmp(cmd, "connect") || !strcmp(cmd, "disconnect")) {
+		ret = marker_control_offer(cmd, pattern);
+		return ret ?: count;
 	}
 	if (!__marker_valid_name(pattern)) {
 		pr_err("control: '%*pE' is not a marker name or glob pattern\n",
@@ -283,6 +317,8 @@ void marker_debugfs_init(void)
 			    &marker_control_fops);
 	debugfs_create_file("stats", 0400, marker_debugfs, NULL,
 			    &marker_stats_fops);
+	debugfs_create_file("offers", 0400, marker_debugfs, NULL,
+			    &marker_offers_file_fops);
 }
 
 void marker_debugfs_exit(void)

@@ -39,6 +39,17 @@
  *   receives the arguments as an array of u64 together with the site, whose
  *   ->sig gives their types (see enum marker_type).
  *
+ *   Or the probe is only offered, and an administrator connects it:
+ *
+ *	init:	ret = marker_probe_offer(&mark2_probe);
+ *	exit:	marker_probe_withdraw(&mark2_probe);
+ *
+ *	# echo 'connect probe_mark2' >/sys/kernel/debug/markers/control
+ *
+ *   (or markerctl connect, or the loader's probes=). While connected, the
+ *   registry holds a reference on the probe's module: rmmod is refused
+ *   until "disconnect probe_mark2", which waits for a grace period.
+ *
  * Modes (chosen by the architecture, never by the annotator):
  *
  *   near-zero	CONFIG_JUMP_LABEL: the disarmed site is one 2- or 5-byte NOP,
@@ -641,6 +652,10 @@ int marker_probe_register(struct marker_probe *probe);
 void marker_probe_unregister(struct marker_probe *probe);
 void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr);
 void marker_synchronize_unregister(void);
+int marker_probe_offer(struct marker_probe *probe);
+void marker_probe_withdraw(struct marker_probe *probe);
+int marker_offer_connect(const char *name);
+int marker_offer_disconnect(const char *name);
 marker_generic_fn marker_action(const char *name);
 #else
 static inline int marker_probe_register(struct marker_probe *probe)
@@ -659,6 +674,25 @@ static inline void marker_probe_unregister_many(struct marker_probe **probes,
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline int marker_probe_offer(struct marker_probe *probe)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void marker_probe_withdraw(struct marker_probe *probe)
+{
+}
+
+static inline int marker_offer_connect(const char *name)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int marker_offer_disconnect(const char *name)
+{
+	return -EOPNOTSUPP;
 }
 
 static inline marker_generic_fn marker_action(const char *name)
