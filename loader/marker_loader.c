@@ -10,8 +10,15 @@
  *
  * Each entry of markers= is a marker name or a glob pattern (the registry
  * refuses anything else, as the control file does); one given twice is
- * attached once. The loader attaches to the markers loaded now and to those that arrive later, with
- * their own argument types, and detaches from all of them on rmmod.
+ * attached once. The loader attaches to the markers loaded now and to those
+ * that arrive later, with their own argument types, and detaches from all
+ * of them on rmmod.
+ *
+ * probes= connects offered probes (marker_probe_offer()) by name, for as
+ * long as the loader is loaded; their modules cannot be removed meanwhile:
+ *
+ *	# insmod marker_loader.ko probes=probe_offered_mark3
+ *
  * See Documentation/markers-admin.rst.
  */
 #include <linux/marker.h>
@@ -24,17 +31,25 @@
 static char *markers;
 module_param(markers, charp, 0444);
 MODULE_PARM_DESC(markers,
-		 "comma-separated marker names or glob patterns (*, ?, [...]) to attach to, loaded now or later (required)");
+		 "comma-separated marker names or glob patterns (*, ?, [...]) to attach the action to, loaded now or later");
 
 static char *action = "count";
 module_param(action, charp, 0444);
 MODULE_PARM_DESC(action,
 		 "count: count hits (the hits column of markers/list); print: one line a hit in the ftrace instance \"markers\"; stack: the line and a stack trace (default count)");
 
+static char *offered;
+module_param_named(probes, offered, charp, 0444);
+MODULE_PARM_DESC(probes,
+		 "comma-separated names of offered probes (markers/offers) to connect while loaded; their modules stay pinned");
+
 static struct marker_probe probes[MARKER_LOADER_MAX];
 static struct marker_probe *registered[MARKER_LOADER_MAX];
 static unsigned int nr_probes;
 static char *patterns;
+static char *offer_names;
+static const char *connected[MARKER_LOADER_MAX];
+static unsigned int nr_connected;
 
 /* Everything at once: one grace period. */
 static void marker_loader_detach(void)
@@ -55,20 +70,12 @@ static bool marker_loader_has(const char *pattern)
 	return false;
 }
 
-static int __init marker_loader_init(void)
+/* markers=: the action on each name or pattern, one grace period to undo */
+static int marker_loader_attach(marker_generic_fn fn)
 {
-	marker_generic_fn fn = marker_action(action);
 	char *p, *pattern;
 	int ret;
 
-	if (!fn) {
-		pr_err("unknown action=%s: count, print or stack\n", action);
-		return -EINVAL;
-	}
-	if (!markers || !*markers) {
-		pr_err("markers= is required: names or patterns, comma-separated\n");
-		return -EINVAL;
-	}
 	patterns = kstrdup(markers, GFP_KERNEL);
 	if (!patterns)
 		return -ENOMEM;
@@ -110,6 +117,98 @@ static int __init marker_loader_init(void)
 err_detach:
 	marker_loader_detach();
 	kfree(patterns);
+	patterns = NULL;
+	return ret;
+}
+
+/* probes=: disconnect the offered probes connected so far, last first */
+static void marker_loader_disconnect(void)
+{
+	while (nr_connected)
+		marker_offer_disconnect(connected[--nr_connected]);
+	kfree(offer_names);
+	offer_names = NULL;
+}
+
+/* Was @name given earlier in probes=? */
+static bool marker_loader_connected(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_connected; i++)
+		if (!strcmp(connected[i], name))
+			return true;
+	return false;
+}
+
+/* probes=: connect each offered probe, pinning its module while loaded */
+static int marker_loader_connect(void)
+{
+	char *p, *name;
+	int ret;
+
+	offer_names = kstrdup(offered, GFP_KERNEL);
+	if (!offer_names)
+		return -ENOMEM;
+	p = offer_names;
+
+	while ((name = strsep(&p, ","))) {
+		if (!*name)
+			continue;
+		if (marker_loader_connected(name)) {
+			pr_warn("%*pE is given twice in probes=, connecting once\n",
+				(int)strlen(name), name);
+			continue;
+		}
+		if (nr_connected == MARKER_LOADER_MAX) {
+			pr_err("more than %d entries in probes=\n",
+			       MARKER_LOADER_MAX);
+			ret = -E2BIG;
+			goto err_disconnect;
+		}
+		ret = marker_offer_connect(name);
+		if (ret) {
+			pr_err("%*pE: cannot connect: %d\n", (int)strlen(name),
+			       name, ret);
+			goto err_disconnect;
+		}
+		connected[nr_connected++] = name;
+	}
+	pr_info("connected the offered probes %s\n", offered);
+	return 0;
+
+err_disconnect:
+	marker_loader_disconnect();
+	return ret;
+}
+
+static int __init marker_loader_init(void)
+{
+	marker_generic_fn fn = marker_action(action);
+	int ret;
+
+	if (!fn) {
+		pr_err("unknown action=%s: count, print or stack\n", action);
+		return -EINVAL;
+	}
+	if ((!markers || !*markers) && (!offered || !*offered)) {
+		pr_err("markers= or probes= is required: names or patterns, or offered probes, comma-separated\n");
+		return -EINVAL;
+	}
+	if (offered && *offered) {
+		ret = marker_loader_connect();
+		if (ret)
+			return ret;
+	}
+	if (markers && *markers) {
+		ret = marker_loader_attach(fn);
+		if (ret)
+			goto err_disconnect;
+	}
+	return 0;
+
+err_disconnect:
+	marker_loader_disconnect();
 	return ret;
 }
 
@@ -117,6 +216,7 @@ static void __exit marker_loader_exit(void)
 {
 	marker_loader_detach();
 	kfree(patterns);
+	marker_loader_disconnect();
 }
 
 module_init(marker_loader_init);
