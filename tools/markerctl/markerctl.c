@@ -526,6 +526,26 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 
 static const char *control_hint(const char *verb, int err)
 {
+	bool offer = !strcmp(verb, "connect") || !strcmp(verb, "disconnect");
+
+	if (offer) {
+		switch (err) {
+		case ENOENT:
+			if (strcmp(verb, "connect"))
+				return "not connected";
+			return "no probe of that name is offered (see offers)";
+		case EEXIST:
+			return "already connected";
+		case ENODEV:
+			return "its module is going";
+		case EINVAL:
+			return "not a probe's name, or its signature does not match";
+		case EBUSY:
+			return "a site is not at its defaults";
+		default:
+			return NULL;
+		}
+	}
 	switch (err) {
 	case ENOENT:
 		return strcmp(verb, "enable") ? "not enabled (name the PATTERN as enabled)" :
@@ -651,6 +671,29 @@ static int cmd_disable(const struct mc_cmd *cmd, int argc, char **argv)
 		ret = need_registry(cmd->name);
 	if (!ret)
 		ret = control_write("disable", argv[optind], NULL);
+	return ret;
+}
+
+/* connect, disconnect: an offered probe, by its function's name */
+static int cmd_connect(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			return print_help(cmd);
+		return bad_option(cmd->name, c, argv);
+	}
+	if (argc - optind != 1)
+		return usage_error(cmd, "expected one PROBE");
+	if (!valid_pattern(argv[optind]))
+		return usage_error(cmd, "PROBE must be one non-empty word");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = control_write(cmd->name, argv[optind], NULL);
 	return ret;
 }
 
@@ -930,6 +973,20 @@ static const struct mc_cmd commands[] = {
 		"is not enabled.\n",
 	},
 	{
+		"connect", cmd_connect, "connect PROBE", "connect an offered probe",
+		"Connect the probe that a probe module offered (markers/offers),\n"
+		"named by its function, to the marker it was written for. While it\n"
+		"is connected, the registry holds a reference on its module, which\n"
+		"cannot be unloaded. Exits 2 if no probe of that name is offered,\n"
+		"it is connected already, or the registry refuses it (signature,\n"
+		"a site not at its defaults); the kernel log says why.\n",
+	},
+	{
+		"disconnect", cmd_connect, "disconnect PROBE", "disconnect it",
+		"Disconnect the offered probe PROBE and, after a grace period,\n"
+		"release its module. Exits 2 if it is not connected.\n",
+	},
+	{
 		"load", cmd_load, "load PROBE.ko [param=value...]", "load a probe module",
 		"Load the probe module PROBE.ko (a path) with the given module\n"
 		"parameters, as insmod does, through libkmod. The registry must be\n"
@@ -963,8 +1020,8 @@ static void print_usage(FILE *f)
 		"Exit status:\n"
 		"  0  success\n"
 		"  1  usage error: bad command, option or argument, PROBE.ko not found\n"
-		"  2  the kernel refused: the errno's message is printed (enable and\n"
-		"     disable: the kernel log says why)\n"
+		"  2  the kernel refused: the errno's message is printed (enable,\n"
+		"     disable, connect and disconnect: the kernel log says why)\n"
 		"  3  the registry is not loaded (or debugfs is not mounted)\n"
 		"  4  not root\n\n"
 #ifdef MC_TEST_PATHS

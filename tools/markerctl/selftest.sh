@@ -79,7 +79,7 @@ EOF
 # --help and usage errors
 expect 0 "--help" -- mc --help
 check "--help lists the exit codes" -- grep -q '4  not root' "$tmp/out"
-for c in list enable disable load unload watch; do
+for c in list enable disable connect disconnect load unload watch; do
 	expect 0 "$c --help" -- mc $c --help
 	check "$c --help: usage line" -- grep -q "^Usage: markerctl $c" "$tmp/out"
 done
@@ -94,6 +94,9 @@ expect 1 "enable: --action without value" -- mc enable a --action
 expect 1 "enable: empty pattern" -- mc enable ''
 expect 1 "enable: pattern with a space" -- mc enable 'a b'
 expect 1 "disable: no pattern" -- mc disable
+expect 1 "connect: no probe" -- mc connect
+expect 1 "connect: two probes" -- mc connect a b
+expect 1 "disconnect: a probe with a space" -- mc disconnect 'a b'
 expect 1 "load: no path" -- mc load
 expect 1 "load: missing file" -- mc load "$tmp/nonexistent.ko"
 expect 1 "load: a directory" -- mc load "$tmp"
@@ -162,6 +165,12 @@ check "enable --action=stack: written" -- [ "$(cat "$ctl")" = "enable test_[mn]?
 : >"$ctl"
 expect 0 "disable" -- mc disable subsys_mark3
 check "disable: written" -- [ "$(cat "$ctl")" = "disable subsys_mark3" ]
+: >"$ctl"
+expect 0 "connect" -- mc connect probe_offered_mark3
+check "connect: written" -- [ "$(cat "$ctl")" = "connect probe_offered_mark3" ]
+: >"$ctl"
+expect 0 "disconnect" -- mc disconnect probe_offered_mark3
+check "disconnect: written" -- [ "$(cat "$ctl")" = "disconnect probe_offered_mark3" ]
 rm "$ctl"
 mknod "$ctl" c 1 7		# /dev/full: every write fails with ENOSPC
 expect 2 "enable: a refused write" -- mc enable subsys_mark3
@@ -188,7 +197,7 @@ rm "$tp"
 expect 2 "watch: no ftrace instance" -- mc watch
 
 # no registry, not root
-for c in list "enable x" "disable x" watch "load $here/Makefile"; do
+for c in list "enable x" "disable x" "connect x" watch "load $here/Makefile"; do
 	# shellcheck disable=SC2086
 	MARKERS_DEBUGFS=$tmp/none expect 3 "$c: no registry" -- mc $c
 done
