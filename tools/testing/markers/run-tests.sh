@@ -848,6 +848,8 @@ if [ "${MARKERS_SUITE_TOOLS:-1}" = 0 ]; then
 fi
 # shellcheck source=SCRIPTDIR/tests-irq.sh
 . ./tests-irq.sh
+# shellcheck source=SCRIPTDIR/tests-offers.sh
+. ./tests-offers.sh
 
 TESTS="registry_finds_earlier_modules registry_finds_later_modules
 signatures_derived mode_is_built_mode disarmed_sites_are_defaults
@@ -861,7 +863,7 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
+$OFFER_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
 files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"

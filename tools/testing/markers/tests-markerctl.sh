@@ -239,6 +239,28 @@ t_markerctl_no_registry() {
 }
 
 # shellcheck disable=SC2034 # used by run-tests.sh
+# connect and disconnect: an offered probe (tests-offers.sh), pinned while
+# connected; the errno and the hint when refused.
+t_markerctl_connect() {
+	insmod probe_offer_example.ko || return 1
+	mc_ok=0
+	mc_rc 0 connect probe_offered_mark3 &&
+	{ [ "$(refcnt probe_offer_example)" = 1 ] &&
+		[ "$(state subsys_mark3 marker_example)" = armed ] ||
+		fail "connect: refcnt $(refcnt probe_offer_example)"; } &&
+	mc_rc 2 connect probe_offered_mark3 && mc_err 'File exists' &&
+	mc_err 'already connected' && mc_dmesg 'is already connected' &&
+	mc_rc 0 disconnect probe_offered_mark3 &&
+	{ [ "$(refcnt probe_offer_example)" = 0 ] &&
+		[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
+		fail "disconnect: refcnt $(refcnt probe_offer_example)"; } &&
+	mc_rc 2 disconnect probe_offered_mark3 && mc_err 'not connected' &&
+	mc_rc 2 connect nosuch_probe && mc_err 'is offered' || mc_ok=1
+	rmmod probe_offer_example || return 1
+	return $mc_ok
+}
+
 MARKERCTL_TESTS="markerctl_list markerctl_list_json markerctl_enable_print_watch
 markerctl_disable markerctl_load_unload markerctl_usage_errors
-markerctl_unknown_marker markerctl_double_enable markerctl_not_root"
+markerctl_unknown_marker markerctl_double_enable markerctl_not_root
+markerctl_connect"

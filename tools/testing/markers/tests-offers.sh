@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# tests-offers.sh - guest tests of offered probes (kernel/marker_offer.c),
+# sourced by run-tests.sh (busybox sh), whose helpers (fail, state, refcnt)
+# and variables ($DBG) they use.
+#
+# They assume marker.ko and marker_example.ko are loaded with subsys_mark3
+# disarmed, and probe_offer_example.ko is not loaded; each leaves them so.
+
+OFFERS=$DBG/markers/offers
+OFFER=probe_offered_mark3
+
+# offer_state: "marker module state" of $OFFER in markers/offers, or nothing
+offer_state() {
+	awk -v n="$OFFER" '$1 == n { print $2, $3, $5 }' "$OFFERS"
+}
+
+# mark3_lines: the probe's lines in the kernel log so far
+mark3_lines() {
+	dmesg | grep -c 'subsys_mark3: 7 blah3$'
+}
+
+# offer_refused CMD ERRNO-TEXT DMESG-TEXT: the control file refuses CMD,
+# the kernel log says why, and the offers and the listing are unchanged
+offer_refused() {
+	before=$(cat "$OFFERS" "$LIST")
+	if echo "$1" >$DBG/markers/control 2>/tmp/err; then
+		fail "'$1' accepted"
+		return 1
+	fi
+	grep -q "$2" /tmp/err || fail "'$1': $(cat /tmp/err)" || return 1
+	dmesg | tail -n 2 | grep -q "marker: $3" ||
+		fail "'$1': no dmesg line '$3'" || return 1
+	[ "$(cat "$OFFERS" "$LIST")" = "$before" ] || fail "'$1' changed state"
+}
+
+# An offered probe is connected by name from the control file: it runs,
+# and the registry pins its module until it is disconnected, which waits
+# for a grace period and releases the module.
+t_offer_connect_pins_module() {
+	insmod probe_offer_example.ko || return 1
+	[ "$(offer_state)" = "subsys_mark3 probe_offer_example offered" ] ||
+		fail "offers: $(cat "$OFFERS")" || return 1
+	[ "$(state subsys_mark3 marker_example)" = disarmed ] &&
+		[ "$(refcnt probe_offer_example)" = 0 ] ||
+		fail "offering armed or pinned: $(refcnt probe_offer_example)" ||
+		return 1
+	n=$(mark3_lines)
+	cat /proc/testmark 2>/dev/null
+	[ "$(mark3_lines)" = "$n" ] || fail "an offered probe ran" || return 1
+
+	echo "connect $OFFER" >$DBG/markers/control || return 1
+	[ "$(offer_state)" = "subsys_mark3 probe_offer_example connected" ] &&
+		[ "$(state subsys_mark3 marker_example)" = armed ] &&
+		[ "$(refcnt probe_offer_example)" = 1 ] ||
+		fail "connected: $(offer_state), $(state subsys_mark3 marker_example), refcnt $(refcnt probe_offer_example)" ||
+		return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(mark3_lines)" = $((n + 1)) ] || fail "connected, did not run" ||
+		return 1
+	rmmod probe_offer_example 2>/dev/null &&
+		fail "rmmod of a connected probe's module" && return 1
+	offer_refused "connect $OFFER" 'File exists' \
+		"probe $OFFER is already connected" || return 1
+
+	echo "disconnect $OFFER" >$DBG/markers/control || return 1
+	[ "$(offer_state)" = "subsys_mark3 probe_offer_example offered" ] &&
+		[ "$(state subsys_mark3 marker_example)" = disarmed ] &&
+		[ "$(refcnt probe_offer_example)" = 0 ] ||
+		fail "disconnected: $(offer_state), refcnt $(refcnt probe_offer_example)" ||
+		return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(mark3_lines)" = $((n + 1)) ] || fail "ran after disconnect" ||
+		return 1
+	rmmod probe_offer_example || return 1
+	[ "$(grep -vc '^#' "$OFFERS")" = 0 ] ||
+		fail "offers after rmmod: $(cat "$OFFERS")"
+}
+
+# Connecting what is not offered, disconnecting what is not connected, or a
+# name that is no function's, is refused with an errno and a log line.
+t_offer_refuses_bad_names() {
+	offer_refused 'connect nosuch_probe' 'No such file' \
+		'no offered probe is named nosuch_probe' &&
+	offer_refused "disconnect $OFFER" 'No such file' \
+		"no connected probe is named $OFFER" &&
+	offer_refused 'connect probe_*' 'Invalid argument' \
+		"control: 'probe_\\*' is not a probe function's name" &&
+	offer_refused "connect $OFFER extra" 'Invalid argument' \
+		'control: commands are' || return 1
+	insmod probe_offer_example.ko || return 1
+	rc=0
+	offer_refused "disconnect $OFFER" 'No such file' \
+		"no connected probe is named $OFFER" || rc=1
+	rmmod probe_offer_example || rc=1
+	return $rc
+}
+
+# The loader's probes= connects offered probes for as long as it is
+# loaded; an unknown one fails its init with nothing left connected.
+t_offer_loader_probes() {
+	insmod probe_offer_example.ko || return 1
+	rc=0
+	if insmod marker_loader.ko "probes=$OFFER,nosuch_probe" 2>/dev/null; then
+		fail "probes=nosuch_probe accepted"
+		rmmod marker_loader
+		rc=1
+	fi
+	[ $rc = 0 ] && dmesg | tail -n 3 |
+		grep -q 'marker_loader: nosuch_probe: cannot connect: -2' ||
+		{ fail "no dmesg line for nosuch_probe"; rc=1; }
+	[ $rc = 0 ] && [ "$(refcnt probe_offer_example)" = 0 ] &&
+		[ "$(offer_state)" = "subsys_mark3 probe_offer_example offered" ] ||
+		{ fail "half-connected: $(offer_state)"; rc=1; }
+
+	if [ $rc = 0 ] && insmod marker_loader.ko "probes=$OFFER"; then
+		[ "$(refcnt probe_offer_example)" = 1 ] &&
+			[ "$(state subsys_mark3 marker_example)" = armed ] ||
+			{ fail "loader: $(offer_state)"; rc=1; }
+		rmmod probe_offer_example 2>/dev/null &&
+			{ fail "rmmod while the loader holds it"; rc=1; }
+		rmmod marker_loader || rc=1
+		[ "$(refcnt probe_offer_example)" = 0 ] &&
+			[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
+			{ fail "after rmmod marker_loader: $(offer_state)"; rc=1; }
+	else
+		rc=1
+	fi
+	rmmod probe_offer_example 2>/dev/null || rc=1
+	return $rc
+}
+
+OFFER_TESTS="offer_connect_pins_module offer_refuses_bad_names
+offer_loader_probes"
