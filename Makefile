@@ -12,6 +12,8 @@
 #   make style					checkpatch --strict
 #   make bench					what a marker costs, in QEMU
 #						(build/bench/report.md)
+#   make stress [STRESS_CYCLES=N]		the stress test on the debug
+#						kernel (tests-stress.sh)
 #   make install [DESTDIR=...]			marker.ko and the loader for
 #						KDIR's kernel, the header,
 #						markerctl if it was built
@@ -115,6 +117,13 @@ style:
 bench: deps-bench
 	tools/testing/markers/bench/bench.sh
 
+# The stress test alone, long, on the debug kernel (lockdep, KASAN,
+# kmemleak); make check runs it short on every kernel.
+STRESS_CYCLES ?= 2000
+stress: deps-check
+	STAGES=debug MARKERS_STRESS_CYCLES=$(STRESS_CYCLES) \
+		tools/testing/markers/intree.sh
+
 deps-check deps-demo deps-bench:
 	tools/testing/markers/deps.sh $(@:deps-%=%)
 
@@ -122,4 +131,4 @@ print-kdir: kdir
 	@echo $(KDIR)
 
 .PHONY: all kdir modules markerctl install clean check check-intree demo style print-kdir \
-	bench deps-check deps-demo deps-bench
+	bench stress deps-check deps-demo deps-bench

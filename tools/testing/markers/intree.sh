@@ -15,6 +15,8 @@
 #            objects (configs/debug.config), CONFIG_MARKERS=m; the whole
 #            integration suite on it, with modules built out of tree
 #            against it, then a kmemleak scan (debug-guest.sh)
+#            (MARKERS_STRESS_CYCLES=N, as make stress sets it: the stress
+#            test alone, N cycles, then the kmemleak scan)
 #   dkms     dkms.conf built by dkms against each installed Debian header tree,
 #            and make install into a scratch directory
 #
@@ -304,7 +306,7 @@ stage_builtin() {
 
 stage_debug() {
 	local frag=$here/configs/debug.config payload=$out/debug mods=$out/debug-mods
-	local vm_rc=0 f
+	local vm_rc=0 f append='' timeout=2400 qemu=
 
 	mkdir -p "$debug_o"
 	if ! cmp -s "$frag" "$debug_o/.markers-fragment"; then
@@ -359,6 +361,14 @@ stage_debug() {
 	cp "$here/run-tests.sh" "$payload/suite.sh"
 	cp "$here/debug-guest.sh" "$payload/run-tests.sh"
 	echo near-zero >"$payload/mode"
+	# make stress: the stress test alone, STRESS_CYCLES given to the
+	# guest's init as an environment variable (an unknown parameter)
+	if [ -n "${MARKERS_STRESS_CYCLES:-}" ]; then
+		echo stress >"$payload/only"
+		append="STRESS_CYCLES=$MARKERS_STRESS_CYCLES"
+		timeout=5400
+		qemu="-accel tcg,thread=single"	# as check.sh: stale TBs
+	fi
 	# the suite's third-party module, built against this kernel as
 	# check.sh builds it against the distro's
 	while read -r status desc; do
@@ -366,9 +376,9 @@ stage_debug() {
 	done < <(KDIR=$debug_o "$here/third-party.sh" near-zero "$payload")
 
 	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" \
-		--append "loglevel=6 panic_print=0x20" --timeout 2400 \
+		--append "loglevel=6 panic_print=0x20 $append" --timeout "$timeout" \
 		--log "$out/debug.log" --payload "$payload" \
-		2>"$out/debug.vm" || vm_rc=$?
+		${qemu:+--qemu-args "$qemu"} 2>"$out/debug.vm" || vm_rc=$?
 	tap_results "debug: " "$out/debug.log"
 	if [ "$vm_rc" -eq 0 ]; then
 		result OK "debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete"

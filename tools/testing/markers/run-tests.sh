@@ -848,6 +848,8 @@ if [ "${MARKERS_SUITE_TOOLS:-1}" = 0 ]; then
 fi
 # shellcheck source=SCRIPTDIR/tests-irq.sh
 . ./tests-irq.sh
+# shellcheck source=SCRIPTDIR/tests-stress.sh
+. ./tests-stress.sh
 # shellcheck source=SCRIPTDIR/tests-offers.sh
 . ./tests-offers.sh
 
@@ -867,6 +869,7 @@ $OFFER_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
 files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"
+# t_stress runs in a boot of its own (check.sh, make stress): ./only
 # check.sh TESTS=...: only those, after the two that load the modules
 if [ -s ./only ]; then
 	TESTS="registry_finds_earlier_modules registry_finds_later_modules $(cat ./only)"
