@@ -652,8 +652,14 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 	return ret;
 }
 
-static int cmd_disable(const struct mc_cmd *cmd, int argc, char **argv)
+/*
+ * disable, connect, disconnect: the command's name is the control verb, and
+ * its one operand, WHAT, is a marker NAME or GLOB, or an offered PROBE.
+ */
+static int control_one(const struct mc_cmd *cmd, int argc, char **argv,
+		       const char *what)
 {
+	char why[64];
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
@@ -661,33 +667,11 @@ static int cmd_disable(const struct mc_cmd *cmd, int argc, char **argv)
 			return print_help(cmd);
 		return bad_option(cmd->name, c, argv);
 	}
-	if (argc - optind != 1)
-		return usage_error(cmd, "expected one NAME or GLOB");
-	if (!valid_pattern(argv[optind]))
-		return usage_error(cmd, "NAME or GLOB must be one non-empty word");
-
-	ret = need_root(cmd->name);
-	if (!ret)
-		ret = need_registry(cmd->name);
-	if (!ret)
-		ret = control_write("disable", argv[optind], NULL);
-	return ret;
-}
-
-/* connect, disconnect: an offered probe, by its function's name */
-static int cmd_connect(const struct mc_cmd *cmd, int argc, char **argv)
-{
-	int c, ret;
-
-	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			return print_help(cmd);
-		return bad_option(cmd->name, c, argv);
+	if (argc - optind != 1 || !valid_pattern(argv[optind])) {
+		snprintf(why, sizeof(why), "expected one %s, one non-empty word",
+			 what);
+		return usage_error(cmd, why);
 	}
-	if (argc - optind != 1)
-		return usage_error(cmd, "expected one PROBE");
-	if (!valid_pattern(argv[optind]))
-		return usage_error(cmd, "PROBE must be one non-empty word");
 
 	ret = need_root(cmd->name);
 	if (!ret)
@@ -695,6 +679,17 @@ static int cmd_connect(const struct mc_cmd *cmd, int argc, char **argv)
 	if (!ret)
 		ret = control_write(cmd->name, argv[optind], NULL);
 	return ret;
+}
+
+static int cmd_disable(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	return control_one(cmd, argc, argv, "NAME or GLOB");
+}
+
+/* connect, disconnect: an offered probe, by its function's name */
+static int cmd_connect(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	return control_one(cmd, argc, argv, "PROBE");
 }
 
 /*
