@@ -16,6 +16,7 @@ MODE=$(cat mode)
 DBG=/sys/kernel/debug
 LIST=$DBG/markers/list
 PROBES=$DBG/markers/probes
+OFFERS=$DBG/markers/offers
 TRACING=/sys/kernel/tracing
 
 # Keep the console for TAP lines; the kernel log is printed at the end,
@@ -486,17 +487,25 @@ t_control_all_types_and_stack() {
 		fail "hits $(hits_of test_types marker_test_sites), expected 5 + 2"
 }
 
-# control CMD ERRNO-TEXT DMESG-TEXT: CMD is refused, says why, changes nothing
-control_refused() {
-	before=$(cat "$LIST" "$PROBES")
+# refused CMD ERRNO-TEXT DMESG-TEXT: the control file refuses CMD with
+# ERRNO-TEXT, the kernel log says "marker: DMESG-TEXT", and the listing, the
+# probes and the offers are unchanged
+refused() {
+	before=$(cat "$LIST" "$PROBES" "$OFFERS")
 	if echo "$1" >$DBG/markers/control 2>/tmp/err; then
 		fail "'$1' accepted"
 		return 1
 	fi
 	grep -q "$2" /tmp/err || fail "'$1': $(cat /tmp/err)" || return 1
-	dmesg | tail -n 3 | grep -q "marker: control: $3" ||
+	dmesg | tail -n 3 | grep -q "marker: $3" ||
 		fail "'$1': no dmesg line '$3'" || return 1
-	[ "$(cat "$LIST" "$PROBES")" = "$before" ] || fail "'$1' changed state"
+	[ "$(cat "$LIST" "$PROBES" "$OFFERS")" = "$before" ] ||
+		fail "'$1' changed state"
+}
+
+# control_refused CMD ERRNO-TEXT DMESG-TEXT: refused by the parser itself
+control_refused() {
+	refused "$1" "$2" "control: $3"
 }
 
 t_control_refuses_bad_input() {

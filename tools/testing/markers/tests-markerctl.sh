@@ -238,7 +238,6 @@ t_markerctl_no_registry() {
 	return $mc_ok
 }
 
-# shellcheck disable=SC2034 # used by run-tests.sh
 # connect and disconnect: an offered probe (tests-offers.sh), pinned while
 # connected; the errno and the hint when refused.
 t_markerctl_connect() {
@@ -260,6 +259,7 @@ t_markerctl_connect() {
 	return $mc_ok
 }
 
+# shellcheck disable=SC2034 # used by run-tests.sh
 MARKERCTL_TESTS="markerctl_list markerctl_list_json markerctl_enable_print_watch
 markerctl_disable markerctl_load_unload markerctl_usage_errors
 markerctl_unknown_marker markerctl_double_enable markerctl_not_root

@@ -2,13 +2,12 @@
 # shellcheck shell=sh
 #
 # tests-offers.sh - guest tests of offered probes (kernel/marker_offer.c),
-# sourced by run-tests.sh (busybox sh), whose helpers (fail, state, refcnt)
-# and variables ($DBG) they use.
+# sourced by run-tests.sh (busybox sh), whose helpers (fail, state, refcnt,
+# refused) and variables ($DBG, $OFFERS) they use.
 #
 # They assume marker.ko and marker_example.ko are loaded with subsys_mark3
 # disarmed, and probe_offer_example.ko is not loaded; each leaves them so.
 
-OFFERS=$DBG/markers/offers
 OFFER=probe_offered_mark3
 
 # offer_state: "marker module state" of $OFFER in markers/offers, or nothing
@@ -19,20 +18,6 @@ offer_state() {
 # mark3_lines: the probe's lines in the kernel log so far
 mark3_lines() {
 	dmesg | grep -c 'subsys_mark3: 7 blah3$'
-}
-
-# offer_refused CMD ERRNO-TEXT DMESG-TEXT: the control file refuses CMD,
-# the kernel log says why, and the offers and the listing are unchanged
-offer_refused() {
-	before=$(cat "$OFFERS" "$LIST")
-	if echo "$1" >$DBG/markers/control 2>/tmp/err; then
-		fail "'$1' accepted"
-		return 1
-	fi
-	grep -q "$2" /tmp/err || fail "'$1': $(cat /tmp/err)" || return 1
-	dmesg | tail -n 2 | grep -q "marker: $3" ||
-		fail "'$1': no dmesg line '$3'" || return 1
-	[ "$(cat "$OFFERS" "$LIST")" = "$before" ] || fail "'$1' changed state"
 }
 
 # An offered probe is connected by name from the control file: it runs,
@@ -61,7 +46,7 @@ t_offer_connect_pins_module() {
 		return 1
 	rmmod probe_offer_example 2>/dev/null &&
 		fail "rmmod of a connected probe's module" && return 1
-	offer_refused "connect $OFFER" 'File exists' \
+	refused "connect $OFFER" 'File exists' \
 		"probe $OFFER is already connected" || return 1
 
 	echo "disconnect $OFFER" >$DBG/markers/control || return 1
@@ -81,17 +66,17 @@ t_offer_connect_pins_module() {
 # Connecting what is not offered, disconnecting what is not connected, or a
 # name that is no function's, is refused with an errno and a log line.
 t_offer_refuses_bad_names() {
-	offer_refused 'connect nosuch_probe' 'No such file' \
+	refused 'connect nosuch_probe' 'No such file' \
 		'no offered probe is named nosuch_probe' &&
-	offer_refused "disconnect $OFFER" 'No such file' \
+	refused "disconnect $OFFER" 'No such file' \
 		"no connected probe is named $OFFER" &&
-	offer_refused 'connect probe_*' 'Invalid argument' \
+	refused 'connect probe_*' 'Invalid argument' \
 		"control: 'probe_\\*' is not a probe function's name" &&
-	offer_refused "connect $OFFER extra" 'Invalid argument' \
+	refused "connect $OFFER extra" 'Invalid argument' \
 		'control: commands are' || return 1
 	insmod probe_offer_example.ko || return 1
 	rc=0
-	offer_refused "disconnect $OFFER" 'No such file' \
+	refused "disconnect $OFFER" 'No such file' \
 		"no connected probe is named $OFFER" || rc=1
 	rmmod probe_offer_example || rc=1
 	return $rc
@@ -131,5 +116,6 @@ t_offer_loader_probes() {
 	return $rc
 }
 
+# shellcheck disable=SC2034 # used by run-tests.sh
 OFFER_TESTS="offer_connect_pins_module offer_refuses_bad_names
 offer_loader_probes"
