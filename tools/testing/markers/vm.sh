@@ -16,7 +16,8 @@
 # the newest /boot/vmlinuz-*-amd64.
 #
 # --qemu-args: words added after the default QEMU arguments, split on
-# blanks (e.g. "-icount shift=0" for instruction counting, as make bench).
+# blanks (e.g. "-icount shift=0" for instruction counting, as make bench);
+# with an "-accel", it replaces the default "-accel tcg,thread=single".
 #
 # --hostfs: share the host's root read-only with 9p (virtio), as virtme-ng
 # does, so that the guest runs the host's programs (perf, bpftrace,
@@ -175,6 +176,18 @@ qemu=(timeout -k 10 "$timeout" qemu-system-x86_64
 	-machine q35 -cpu max -smp 2 -m 1024 -nographic -no-reboot
 	-kernel "$kernel" -initrd "$tmp/initrd.gz"
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 watchdog_thresh=60 hung_task_panic=1 loglevel=7 $append")
+# One host thread for both vCPUs unless --qemu-args says otherwise: under
+# multi-threaded TCG (QEMU 7.2), a vCPU may go on running its stale
+# translation of a site that another vCPU has just patched, and loop on an
+# int3 that memory no longer holds (each trap backs up over it), which no
+# CPU would do. Seen as a soft lockup in the stress boot and as a spinning
+# kthread that kthread_stop() waited on for good (6.1 PREEMPT_RT); never
+# with thread=single. The vCPUs still interleave, a translation block at a
+# time.
+case " $qemu_args " in
+*" -accel "*)	;;
+*)		qemu+=(-accel "tcg,thread=single") ;;
+esac
 # shellcheck disable=SC2206 # split on purpose: one word an argument
 [ -z "$qemu_args" ] || qemu+=($qemu_args)
 [ "$hostfs" = 0 ] ||
