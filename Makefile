@@ -14,6 +14,8 @@
 #						(build/bench/report.md)
 #   make stress [STRESS_CYCLES=N]		the stress test on the debug
 #						kernel (tests-stress.sh)
+#   make faults					every fault injection test on
+#						the debug kernel (tests-faults.sh)
 #   make install [DESTDIR=...]			marker.ko and the loader for
 #						KDIR's kernel, the header,
 #						markerctl if it was built
@@ -124,6 +126,11 @@ stress: deps-check
 	STAGES=debug MARKERS_STRESS_CYCLES=$(STRESS_CYCLES) \
 		tools/testing/markers/intree.sh
 
+# Every fault injection test, each allocation of each module load failing
+# in turn, on the debug kernel; make check runs the control file's.
+faults: deps-check
+	STAGES=debug MARKERS_FAULTS=1 tools/testing/markers/intree.sh
+
 deps-check deps-demo deps-bench:
 	tools/testing/markers/deps.sh $(@:deps-%=%)
 
@@ -131,4 +138,4 @@ print-kdir: kdir
 	@echo $(KDIR)
 
 .PHONY: all kdir modules markerctl install clean check check-intree demo style print-kdir \
-	bench stress deps-check deps-demo deps-bench
+	bench stress faults deps-check deps-demo deps-bench

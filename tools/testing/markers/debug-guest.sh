@@ -44,7 +44,7 @@ echo scan >"$KMEMLEAK"
 echo clear >"$KMEMLEAK"
 
 rc=0
-MARKERS_SUITE_TOOLS=0 sh ./suite.sh || rc=$?
+MARKERS_SUITE_TOOLS=0 MARKERS_SUITE_DEBUG=1 sh ./suite.sh || rc=$?
 dmesg -c >/dev/null		# the suite printed it
 
 t_intree_marker_ko() {

@@ -370,14 +370,21 @@ stage_debug() {
 		append="STRESS_CYCLES=$MARKERS_STRESS_CYCLES"
 		timeout=5400
 	fi
+	# make faults: every fault injection test (tests-faults.sh)
+	if [ -n "${MARKERS_FAULTS:-}" ]; then
+		echo faults >"$payload/only"
+		timeout=5400
+	fi
 	# the suite's third-party module, built against this kernel as
 	# check.sh builds it against the distro's
 	while read -r status desc; do
 		result "$status" "debug: $desc"
 	done < <(KDIR=$debug_o "$here/third-party.sh" near-zero "$payload")
 
+	# slub_debug=A,kmalloc-*: the caches tests-faults.sh may fail
 	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" \
-		--append "loglevel=6 panic_print=0x20 $append" --timeout "$timeout" \
+		--append "loglevel=6 panic_print=0x20 slub_debug=A,kmalloc-* $append" \
+		--timeout "$timeout" \
 		--log "$out/debug.log" --payload "$payload" \
 		2>"$out/debug.vm" || vm_rc=$?
 	tap_results "debug: " "$out/debug.log"

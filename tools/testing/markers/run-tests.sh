@@ -869,6 +869,16 @@ fi
 . ./tests-stress.sh
 # shellcheck source=SCRIPTDIR/tests-offers.sh
 . ./tests-offers.sh
+# shellcheck source=SCRIPTDIR/tests-faults.sh
+. ./tests-faults.sh
+
+# The debug kernel (debug-guest.sh sets MARKERS_SUITE_DEBUG=1) has
+# CONFIG_FAILSLAB for the fault injection tests; Debian's have not.
+DEBUG_TESTS="$FAULT_TESTS"
+if [ "${MARKERS_SUITE_DEBUG:-0}" != 1 ]; then
+	echo "# these tests run on the debug kernel only: $DEBUG_TESTS"
+	DEBUG_TESTS=
+fi
 
 TESTS="registry_finds_earlier_modules registry_finds_later_modules
 signatures_derived mode_is_built_mode disarmed_sites_are_defaults
@@ -882,14 +892,19 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-$OFFER_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
+$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
 files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"
 # t_stress runs in a boot of its own (check.sh, make stress): ./only
-# check.sh TESTS=...: only those, after the two that load the modules
+# check.sh TESTS=...: only those, after the two that load the modules, and
+# before the one that unloads them (debug-guest.sh loads marker.ko again)
+# make faults: "faults", every fault injection test
 if [ -s ./only ]; then
-	TESTS="registry_finds_earlier_modules registry_finds_later_modules $(cat ./only)"
+	only=$(cat ./only)
+	[ "$only" != faults ] || only="$FAULT_TESTS $FAULT_MODULE_TESTS"
+	TESTS="registry_finds_earlier_modules registry_finds_later_modules $only
+unload_everything"
 fi
 
 ktap_print_header
