@@ -872,9 +872,42 @@ fi
 # shellcheck source=SCRIPTDIR/tests-faults.sh
 . ./tests-faults.sh
 
-# The debug kernel (debug-guest.sh sets MARKERS_SUITE_DEBUG=1) has
-# CONFIG_FAILSLAB for the fault injection tests; Debian's have not.
-DEBUG_TESTS="$FAULT_TESTS"
+# A hit where RCU is not watching: under lockdep, one warning for the site,
+# and the probes are not called. The warning is expected: panic_on_warn is
+# off around it, and its report is printed, then cleared from the kernel
+# log, renamed, so that the rig does not fail the run on it.
+t_rcu_unwatched_hit_dropped() {
+	msg='marker test_unwatched: RCU is not watching, hit dropped'
+	insmod marker_test_rcu.ko || return 1
+	echo 'enable test_unwatched count' >$DBG/markers/control || return 1
+	pow=$(cat /proc/sys/kernel/panic_on_warn)
+	echo 0 >/proc/sys/kernel/panic_on_warn
+	echo 1 >$DBG/marker_test_rcu/fire
+	echo 1 >$DBG/marker_test_rcu/fire
+	echo "$pow" >/proc/sys/kernel/panic_on_warn
+	h1=$(hits_of test_unwatched marker_test_rcu)
+	echo 0 >$DBG/marker_test_rcu/fire
+	h2=$(hits_of test_unwatched marker_test_rcu)
+	n=$(dmesg | grep -c "$msg")
+	dmesg -c | awk -v msg="$msg" '
+		index($0, msg) { inj = 1 }
+		inj { sub(/WARNING:/, "Warning (expected):")
+		      sub(/Call Trace:/, "Stack of the expected warning:") }
+		inj && /end trace/ { inj = 0 }
+		{ print }'
+	echo 'disable test_unwatched' >$DBG/markers/control
+	rmmod marker_test_rcu || return 1
+	# the hits of the two sites, the unwatched one's and the other's
+	[ "$h1" = "0 0" ] || fail "unwatched hits reached a probe: $h1" ||
+		return 1
+	[ "$h2" = "0 1" ] || [ "$h2" = "1 0" ] ||
+		fail "a watched hit did not: $h2" || return 1
+	[ "$n" = 1 ] || fail "$n warnings, expected one"
+}
+
+# The debug kernel (debug-guest.sh sets MARKERS_SUITE_DEBUG=1) has lockdep,
+# and CONFIG_FAILSLAB for the fault injection tests; Debian's have neither.
+DEBUG_TESTS="rcu_unwatched_hit_dropped $FAULT_TESTS"
 if [ "${MARKERS_SUITE_DEBUG:-0}" != 1 ]; then
 	echo "# these tests run on the debug kernel only: $DEBUG_TESTS"
 	DEBUG_TESTS=
