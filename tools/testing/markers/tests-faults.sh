@@ -15,8 +15,9 @@
 # - an operation that went through has done all of it: they are as after a
 #   run without faults;
 # - the undoing operation (disable, disconnect, rmmod), run under faults of
-#   its own sweep (m = 1, 2, ... across the runs), leaves them as before,
-#   or, refused, as they were.
+#   its own sweep (m = 1, 2, ... across the runs, then on its own, each
+#   time from the state after the operation, until a run meets no fault),
+#   leaves them as before, or, refused, as they were.
 #
 # An operation whose runs met no fault at all fails: the injection was not
 # working. Busybox's insmod tries init_module() when finit_module() fails:
@@ -125,12 +126,13 @@ faults() {
 				[ $tries -lt 2000 ] || fail "$1: '$3' never done" ||
 					return 1
 			done
-			m=$((m + 1))
 			[ "$(snap)" = "$before" ] ||
 				fail "$1: fault $m: '$3' left state:" \
 					"$(snap | grep -vxF "$before")" || return 1
+			m=$((m + 1))
 			# a run that met no fault: every allocation was tried
 			[ "$hit_do" = 1 ] || break
+			fi_hit=1
 		else
 			[ "$fi_hit" = 1 ] ||
 				fail "$1: '$2' refused without a fault ($fi_rc)" ||
@@ -145,8 +147,32 @@ faults() {
 	done
 	[ $n -lt 2000 ] || fail "$1: '$2' still meets faults at 2000" ||
 		return 1
+
+	# then UNDO's sweep to its end, each run from the state after DO
+	while :; do
+		if [ "$(snap)" = "$before" ]; then
+			sh -c "$2" >/dev/null 2>&1 ||
+				fail "$1: '$2' fails without faults" || return 1
+		fi
+		if fi_run $m "$3"; then
+			[ "$(snap)" = "$before" ] ||
+				fail "$1: fault $m: '$3' left state:" \
+					"$(snap | grep -vxF "$before")" || return 1
+			[ "$fi_hit" = 1 ] || break
+		else
+			[ "$fi_hit" = 1 ] ||
+				fail "$1: '$3' refused without a fault ($fi_rc)" ||
+				return 1
+			[ "$(snap)" = "$after" ] ||
+				fail "$1: fault $m: '$3' refused, state changed" ||
+				return 1
+		fi
+		m=$((m + 1))
+		[ $m -lt 2000 ] || fail "$1: '$3' still meets faults at 2000" ||
+			return 1
+	done
 	fi_log
-	ktap_print_msg "$1: $hits runs met a fault: $refused refused, $((hits - refused)) went through"
+	ktap_print_msg "$1: $n runs, $hits with a fault: $refused refused, $((hits - refused)) went through; undone in $m runs, the last without a fault"
 	[ "$hits" -gt 0 ] || fail "$1: no fault was injected"
 }
 
