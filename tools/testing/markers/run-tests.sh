@@ -872,8 +872,8 @@ fi
 # shellcheck source=SCRIPTDIR/tests-faults.sh
 . ./tests-faults.sh
 
-# A hit where RCU is not watching: under lockdep, one warning for the site,
-# and the probes are not called. The warning is expected: panic_on_warn is
+# A hit where RCU is not watching: under lockdep, one warning (WARN_ONCE()'s
+# flag is one a source file), and the probes are not called. The warning is expected: panic_on_warn is
 # off around it, and its report is printed, then cleared from the kernel
 # log, renamed, so that the rig does not fail the run on it.
 t_rcu_unwatched_hit_dropped() {

@@ -98,6 +98,7 @@ fi_log() {
 
 # faults NAME DO UNDO: DO and UNDO (command lines) under faults, as above
 faults() {
+	fi_setup || return 1
 	before=$(snap)
 	# the reference: what DO does without faults
 	sh -c "$2" >/dev/null 2>&1 || fail "$1: '$2' fails without faults" ||
@@ -180,7 +181,6 @@ CTL="$DBG/markers/control"
 
 # The control file: an action connected to a marker, and taken off it.
 t_faults_control_enable() {
-	fi_setup || return 1
 	faults control_enable "echo 'enable subsys_mark1 count' >$CTL" \
 		"echo 'disable subsys_mark1' >$CTL"
 }
