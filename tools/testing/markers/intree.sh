@@ -241,7 +241,7 @@ stage_kunit() {
 		case "$st" in
 		ok)	result OK "kunit: $desc" ;;
 		skip)	result FAIL "kunit: $desc (skipped)" ;;
-		*)	result FAIL "kunit: $desc" ;;
+		*)	result FAIL "kunit: ${desc#ok }" ;;	# "not ok PATH"
 		esac
 	done < <(ktap_cases "$kunit_o/test.log")
 	grep -A5 -E '(EXPECTATION|ASSERTION) FAILED' "$kunit_o/test.log" |
