@@ -27,7 +27,8 @@ CHECK=(
 	linux-headers-rt-amd64 linux-image-rt-amd64	# the kernel matrix
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	linux-perf trace-cmd bpftrace		# the guest tools
-	linux-source-6.1 xz-utils perl		# intree.sh: the kernel tree
+	linux-source-6.1 linux-source-6.12	# intree.sh: the kernel trees
+	xz-utils perl
 	bc bison flex libelf-dev libssl-dev ccache dkms python3 git
 )
 BENCH=(
