@@ -10,15 +10,25 @@
  *   Q, a generic probe on "stress_*", connected and disconnected through
  *	the q file: once marker_probe_unregister() has returned, Q must never
  *	run again (each call after that counts as late).
+ *   R, a generic probe on "stress_*" that a kernel thread connects and
+ *	disconnects in a loop while churn is 1, racing the shell's steps for
+ *	the registry: like Q, R must never run once unregistered.
  *
  * /sys/kernel/debug/marker_test_stress_probe/
  *	hits	P's calls
  *	q	write 1 to connect Q, 0 to disconnect it; reads 0 or 1
  *	qhits	Q's calls
  *	late	Q's calls after it was disconnected
+ *	churn	write 1 to start R's thread, 0 to stop it (waits until it has
+ *		stopped); reads 0 or 1
+ *	rounds	R's completed connect/disconnect rounds
+ *	rhits	R's calls
+ *	rlate	R's calls after it was disconnected
+ *	rrefused  R's registrations refused
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -29,6 +39,15 @@ static atomic64_t q_late = ATOMIC64_INIT(0);
 
 static DEFINE_MUTEX(q_mutex);		/* serialises Q's (dis)connection */
 static bool q_connected;		/* under q_mutex; read by q_fn */
+
+static atomic64_t r_hits = ATOMIC64_INIT(0);
+static atomic64_t r_late = ATOMIC64_INIT(0);
+static atomic64_t r_rounds = ATOMIC64_INIT(0);
+static atomic64_t r_refused = ATOMIC64_INIT(0);
+
+static DEFINE_MUTEX(r_mutex);		/* protects r_task */
+static struct task_struct *r_task;
+static bool r_connected;		/* written by r_task; read by r_fn */
 
 static struct dentry *sp_dir;
 
@@ -48,6 +67,64 @@ static struct marker_probe p_probe =
 	MARKER_PROBE(stress_a, p_fn, NULL, unsigned long, int);
 /* a glob is no C token: the pattern is set in init */
 static struct marker_probe q_probe = MARKER_PROBE_GENERIC(stress_a, q_fn, NULL);
+
+static void r_fn(void *data, struct marker_site *site, const u64 *args)
+{
+	atomic64_inc(&r_hits);
+	if (!READ_ONCE(r_connected))
+		atomic64_inc(&r_late);
+}
+
+static struct marker_probe r_probe = MARKER_PROBE_GENERIC(stress_a, r_fn, NULL);
+
+/* R's thread: one round is a registration and an unregistration */
+static int r_thread(void *unused)
+{
+	while (!kthread_should_stop()) {
+		/* connected first: a call while registering is not late */
+		WRITE_ONCE(r_connected, true);
+		if (marker_probe_register(&r_probe)) {
+			WRITE_ONCE(r_connected, false);
+			atomic64_inc(&r_refused);
+			schedule_timeout_interruptible(1);
+			continue;
+		}
+		marker_probe_unregister(&r_probe);	/* waits for R's calls */
+		WRITE_ONCE(r_connected, false);
+		atomic64_inc(&r_rounds);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int churn_get(void *data, u64 *val)
+{
+	mutex_lock(&r_mutex);
+	*val = !!r_task;
+	mutex_unlock(&r_mutex);
+	return 0;
+}
+
+static int churn_set(void *data, u64 val)
+{
+	struct task_struct *task;
+	int ret = 0;
+
+	mutex_lock(&r_mutex);
+	if (val && !r_task) {
+		task = kthread_run(r_thread, NULL, "marker_churn");
+		if (IS_ERR(task))
+			ret = PTR_ERR(task);
+		else
+			r_task = task;
+	} else if (!val && r_task) {
+		kthread_stop(r_task);
+		r_task = NULL;
+	}
+	mutex_unlock(&r_mutex);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(churn_fops, churn_get, churn_set, "%llu\n");
 
 static int q_get(void *data, u64 *val)
 {
@@ -86,12 +163,17 @@ DEFINE_DEBUGFS_ATTRIBUTE(name##_fops, name##_get, NULL, "%llu\n")
 SP_COUNTER(hits, p_hits);
 SP_COUNTER(qhits, q_hits);
 SP_COUNTER(late, q_late);
+SP_COUNTER(rounds, r_rounds);
+SP_COUNTER(rhits, r_hits);
+SP_COUNTER(rlate, r_late);
+SP_COUNTER(rrefused, r_refused);
 
 static int __init marker_test_stress_probe_init(void)
 {
 	int ret;
 
 	q_probe.marker = "stress_*";
+	r_probe.marker = "stress_*";
 	ret = marker_probe_register(&p_probe);
 	if (ret)
 		return ret;
@@ -100,12 +182,19 @@ static int __init marker_test_stress_probe_init(void)
 	debugfs_create_file_unsafe("q", 0600, sp_dir, NULL, &q_fops);
 	debugfs_create_file_unsafe("qhits", 0400, sp_dir, NULL, &qhits_fops);
 	debugfs_create_file_unsafe("late", 0400, sp_dir, NULL, &late_fops);
+	debugfs_create_file_unsafe("churn", 0600, sp_dir, NULL, &churn_fops);
+	debugfs_create_file_unsafe("rounds", 0400, sp_dir, NULL, &rounds_fops);
+	debugfs_create_file_unsafe("rhits", 0400, sp_dir, NULL, &rhits_fops);
+	debugfs_create_file_unsafe("rlate", 0400, sp_dir, NULL, &rlate_fops);
+	debugfs_create_file_unsafe("rrefused", 0400, sp_dir, NULL,
+				   &rrefused_fops);
 	return 0;
 }
 
 static void __exit marker_test_stress_probe_exit(void)
 {
 	debugfs_remove_recursive(sp_dir);
+	churn_set(NULL, 0);
 	q_set(NULL, 0);
 	marker_probe_unregister(&p_probe);
 	marker_synchronize_unregister();
