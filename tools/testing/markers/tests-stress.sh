@@ -118,7 +118,7 @@ t_stress() {
 	[ "$rrefused" = 0 ] || { fail "R refused $rrefused times"; rc=1; }
 	[ "$hits" = "$fires" ] || { fail "P: $hits hits for $fires fires"; rc=1; }
 	[ "$qhits" -gt 0 ] || { fail "Q never ran"; rc=1; }
-	[ "$late" = 0 ] || { fail "Q ran $late times after it was disconnected"; rc=1; }
+	[ "$late" = 0 ] || { fail "Q and R ran $late times after they were disconnected"; rc=1; }
 	[ "$reports" = 0 ] || { fail "$reports kernel reports"; rc=1; }
 	[ "$(grep -vc '^#' "$PROBES")" = 0 ] || { fail "$(cat "$PROBES")"; rc=1; }
 	return $rc
