@@ -89,6 +89,11 @@ static int r_thread(void *unused)
 			schedule_timeout_interruptible(1);
 			continue;
 		}
+		/*
+		 * Connected for a tick: this CPU's firing thread runs meanwhile,
+		 * however the host schedules the vCPUs.
+		 */
+		schedule_timeout_uninterruptible(1);
 		marker_probe_unregister(&r_probe);	/* waits for R's calls */
 		WRITE_ONCE(r_connected, false);
 		atomic64_inc(&r_rounds);

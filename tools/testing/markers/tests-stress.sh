@@ -71,10 +71,10 @@ t_stress() {
 	cs0=0 cs1=0 cs2=0 cs3=0 cs4=0 cs5=0 cs6=0
 	while [ $c -lt "$cycles" ] && [ $rc = 0 ]; do
 		uptime_cs
-		t=$now
+		since=$now
 		stress_cycle $c || { fail "cycle $c refused"; rc=1; }
 		uptime_cs
-		eval "cs$((c % 7))=\$((cs$((c % 7)) + now - t))"
+		eval "cs$((c % 7))=\$((cs$((c % 7)) + now - since))"
 		c=$((c + 1))
 	done
 	# what a cycle of each kind took, in the guest's time (no assertion)
@@ -93,7 +93,7 @@ t_stress() {
 	# the registry comes and goes under the firing threads
 	echo 1 >$STRESS/run || rc=1
 	uptime_cs
-	t=$now
+	since=$now
 	r=0
 	regs=$((cycles / 10 + 1))
 	[ $regs -le 20 ] || regs=20
@@ -105,7 +105,7 @@ t_stress() {
 		r=$((r + 1))
 	done
 	uptime_cs
-	echo "# stress: $r registry cycles in $((now - t)) centiseconds"
+	echo "# stress: $r registry cycles in $((now - since)) centiseconds"
 	echo 0 >$STRESS/run
 	rmmod marker_test_stress || rc=1
 	[ -d $DBG/markers ] || insmod marker.ko || rc=1
