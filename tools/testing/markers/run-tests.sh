@@ -873,9 +873,10 @@ fi
 . ./tests-faults.sh
 
 # A hit where RCU is not watching: under lockdep, one warning (WARN_ONCE()'s
-# flag is one a source file), and the probes are not called. The warning is expected: panic_on_warn is
-# off around it, and its report is printed, then cleared from the kernel
-# log, renamed, so that the rig does not fail the run on it.
+# flag is one a source file), and the probes are not called. The warning
+# is expected: panic_on_warn is off around it, and its report is printed,
+# then cleared from the kernel log, renamed, so that the rig does not fail
+# the run on it.
 t_rcu_unwatched_hit_dropped() {
 	msg='marker test_unwatched: RCU is not watching, hit dropped'
 	insmod marker_test_rcu.ko || return 1

@@ -96,6 +96,16 @@ fi_log() {
 		{ print }'
 }
 
+# fi_refused NAME N CMD STATE: CMD's run N, refused, met a fault and left
+# the state STATE as it was
+fi_refused() {
+	[ "$fi_hit" = 1 ] ||
+		fail "$1: '$3' refused without a fault ($fi_rc)" || return 1
+	[ "$(snap)" = "$4" ] ||
+		fail "$1: fault $2: '$3' refused, state changed:" \
+			"$(snap | grep -vxF "$4")"
+}
+
 # faults NAME DO UNDO: DO and UNDO (command lines) under faults, as above
 faults() {
 	fi_setup || return 1
@@ -122,12 +132,7 @@ faults() {
 			# a run that met no fault: every allocation was tried
 			[ "$fi_hit" = 1 ] || break
 		else
-			[ "$fi_hit" = 1 ] ||
-				fail "$1: '$2' refused without a fault ($fi_rc)" ||
-				return 1
-			[ "$(snap)" = "$before" ] ||
-				fail "$1: fault $n: '$2' refused, state changed:" \
-					"$(snap | grep -vxF "$before")" || return 1
+			fi_refused "$1" $n "$2" "$before" || return 1
 			refused=$((refused + 1))
 		fi
 		hits=$((hits + fi_hit))
@@ -149,12 +154,7 @@ faults() {
 					"$(snap | grep -vxF "$before")" || return 1
 			[ "$fi_hit" = 1 ] || break
 		else
-			[ "$fi_hit" = 1 ] ||
-				fail "$1: '$3' refused without a fault ($fi_rc)" ||
-				return 1
-			[ "$(snap)" = "$after" ] ||
-				fail "$1: fault $m: '$3' refused, state changed" ||
-				return 1
+			fi_refused "$1" $m "$3" "$after" || return 1
 		fi
 		m=$((m + 1))
 		[ $m -lt 2000 ] || fail "$1: '$3' still meets faults at 2000" ||
