@@ -17,7 +17,8 @@
 /*
  * marker_mutex protects marker_entries, every entry's sites and probes
  * lists, every probe's bookkeeping and the arming state of every known site
- * (key, jump, call, funcs, retry). It nests outside cpus_read_lock(),
+ * (key, jump, call, funcs, retry). It nests inside event_mutex (see
+ * marker_events_lock()) and marker_offer_mutex, outside cpus_read_lock(),
  * jump_label_mutex, static_call_mutex and text_mutex, which the static-key
  * and static-call updates take.
  */
@@ -110,6 +111,8 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
 			const struct marker_probe *probe);
 
 /* marker_actions.c */
+const char *__marker_copy_str(char *pool, size_t *used, size_t size,
+			      const char *src);
 bool __marker_action_formats(const void *func);
 int __marker_format_check(const struct marker_site *site, char *why,
 			  size_t len);
@@ -122,5 +125,16 @@ void marker_offers_forget(struct module *mod);
 void marker_offers_show(struct seq_file *m);
 int marker_actions_init(void);
 void marker_actions_exit(void);
+
+/*
+ * The trace events of the markers (marker_events.c). event_mutex, which
+ * marker_events_lock() takes, nests outside marker_offer_mutex and
+ * marker_mutex.
+ */
+void marker_events_init(void);
+void marker_events_exit(void);
+void marker_events_lock(void);
+void marker_events_unlock(void);
+void marker_events_update(void);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -54,8 +54,8 @@ static void marker_count(void *data, struct marker_site *site,
  * variant of copy_from_kernel_nofault() is not exported: copy page by
  * page, up to the first NUL.
  */
-static const char *__marker_copy_str(char *pool, size_t *used, size_t size,
-				     const char *src)
+const char *__marker_copy_str(char *pool, size_t *used, size_t size,
+			      const char *src)
 {
 	char *dst = pool + *used, *nul;
 	size_t room = size - *used, n = 0, chunk;

@@ -1085,12 +1085,14 @@ static int __marker_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 
-	/* before marker_mutex, which marker_offer_mutex nests outside */
+	/* event_mutex, then marker_offer_mutex, then marker_mutex */
+	marker_events_lock();
 	if (action == MODULE_STATE_GOING)
 		marker_offers_forget(mod);
 	mutex_lock(&marker_mutex);
 	if (marker_closing) {
 		mutex_unlock(&marker_mutex);
+		marker_events_unlock();
 		return NOTIFY_DONE;
 	}
 	switch (action) {
@@ -1109,6 +1111,8 @@ static int __marker_module_notify(struct notifier_block *nb,
 		break;
 	}
 	mutex_unlock(&marker_mutex);
+	marker_events_update();
+	marker_events_unlock();
 	return NOTIFY_OK;
 }
 
@@ -1188,6 +1192,7 @@ static int __init marker_init(void)
 	ret = marker_actions_init();
 	if (ret)
 		return ret;
+	marker_events_init();	/* before the notifier, which takes its lock */
 	ret = register_module_notifier(&marker_module_nb);
 	if (ret)
 		goto err_actions;
@@ -1195,10 +1200,14 @@ static int __init marker_init(void)
 	if (ret)
 		goto err_notifier;
 	__marker_vmlinux_add();
+	marker_events_lock();
+	marker_events_update();
+	marker_events_unlock();
 	marker_debugfs_init();
 	return 0;
 
 err_notifier:
+	marker_events_exit();
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
@@ -1211,6 +1220,7 @@ err_actions:
 
 static void __exit marker_exit(void)
 {
+	marker_events_exit();
 	marker_debugfs_exit();
 	/* forget, then stop listening: see __marker_forget_all() */
 	mutex_lock(&marker_mutex);

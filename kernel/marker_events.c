@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Every marker is a trace event: markers/<name> under tracing/events/,
+ * typed from the marker's signature, so that ftrace (enable, filter,
+ * trigger, hist), perf and BPF see markers as they see tracepoints.
+ *
+ * An event is made at run time, as the kernel's synthetic and user events
+ * are (kernel/trace/trace_events_synth.c, trace_events_user.c): a struct
+ * trace_event_call with its own class, fields defined from the signature,
+ * its print format the marker's own, and a reg callback that connects a
+ * generic probe of the registry while ftrace or perf uses the event. The
+ * event appears when the registry first knows a site of its name and goes
+ * when the last one goes and nothing uses it; one still in use stays,
+ * inert, and records again when a site of its name returns.
+ *
+ * Record layout: struct trace_entry, then one field per argument, in
+ * order, at its natural alignment (integers of their width, pointers as
+ * unsigned long, strings as a u32 __data_loc), then the strings. A string
+ * is copied without faulting, as the probe events read them: a wild, user
+ * or NULL pointer records "(fault)"; the strings of one hit share
+ * MARKER_EVENT_STR_MAX bytes, longer ones are cut.
+ *
+ * Lock order: event_mutex, then marker_mutex. ftrace and perf call the reg
+ * callback with event_mutex held (and trace_types_lock, when an instance
+ * goes), and it takes marker_mutex to connect its probe; so the module
+ * notifier takes event_mutex before marker_mutex, as
+ * trace_kprobe_module_callback() does, and no event is added or removed
+ * with marker_mutex held (trace_add_event_call() takes trace_types_lock).
+ */
+#include <linux/ctype.h>
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/stringhash.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint-defs.h>
+#include <linux/workqueue.h>
+
+#include <wrapper/event-mutex.h>
+
+#include "marker-internal.h"
+
+#define MARKER_EVENT_SYSTEM	"markers"
+#define MARKER_EVENT_STR_MAX	256	/* the filter's string limit */
+#define MARKER_EVENT_FIELD_MAX	32
+#define MARKER_EVENT_HASH_BITS	8
+
+/**
+ * struct marker_event_field - one argument's field in a record
+ * @name: argN, or the name the format gives it ("name=%d")
+ * @type: its C type, as the format file shows it
+ * @offset: where it is in a record
+ * @size: its size
+ * @is_signed: a signed integer
+ * @code: the argument's MARKER_TYPE_*
+ */
+struct marker_event_field {
+	char name[MARKER_EVENT_FIELD_MAX];
+	const char *type;
+	u16 offset;
+	u8 size;
+	u8 is_signed;
+	char code;
+};
+
+/**
+ * struct marker_event - the trace event of one marker name
+ * @hlist: link in marker_event_table
+ * @call: the event, for the tracing core
+ * @class: its class: system "markers", our reg callback and fields
+ * @tp: its name, for the core; TRACE_EVENT_FL_TRACEPOINT makes BPF
+ *	programs of tracepoint type attach (perf_event_set_bpf_prog())
+ * @links: the probes connected for it, one per ftrace instance enabling
+ *	it and one for perf (struct marker_event_link)
+ * @seen: the last marker_events_update() that found a site of the name
+ * @added: the tracing core has it
+ * @nargs: the number of arguments
+ * @size: the size of a record without its strings
+ * @sig: the signature the fields follow; sites of the name with another
+ *	are not recorded
+ * @fields: the fields, one per argument
+ * @format: how a record prints: the marker's format, or one made of the
+ *	fields if the marker's does not fit its signature
+ * @print_fmt: the same, for the format file (call->print_fmt)
+ * @name: the marker's name, the event's
+ *
+ * All fields under event_mutex; the fixed part (from @nargs down) is
+ * written before the event is added, and only read after.
+ */
+struct marker_event {
+	struct hlist_node hlist;
+	struct trace_event_call call;
+	struct trace_event_class class;
+	struct tracepoint tp;
+	struct list_head links;
+	unsigned long seen;
+	bool added;
+	unsigned int nargs;
+	unsigned int size;
+	char sig[MARKER_MAX_ARGS + 1];
+	struct marker_event_field fields[MARKER_MAX_ARGS];
+	char *format;
+	char *print_fmt;
+	char name[];
+};
+
+/* A probe connected for an event; its data is the ftrace file or the call. */
+struct marker_event_link {
+	struct list_head node;
+	struct marker_probe probe;
+};
+
+/*
+ * The tracing core's event_mutex, or NULL when it could not be found: then
+ * there are no events, and markers reach ftrace through the print action.
+ */
+static struct mutex *marker_event_mutex;
+
+/* Every event, by name; under marker_event_mutex. */
+static DEFINE_HASHTABLE(marker_event_table, MARKER_EVENT_HASH_BITS);
+static unsigned long marker_event_gen;	/* under marker_event_mutex */
+static bool marker_events_closing;	/* under marker_event_mutex */
+
+static void marker_events_work_fn(struct work_struct *work);
+static DECLARE_WORK(marker_events_work, marker_events_work_fn);
+
+static const struct {
+	char code;
+	u8 size;
+	u8 is_signed;
+	const char *type;
+	const char *conv;	/* for a format made of the fields */
+} marker_event_types[] = {
+	{ MARKER_TYPE_BOOL,	1, 0, "bool",			"%llu" },
+	{ MARKER_TYPE_CHAR,	1, 1, "char",			"%lld" },
+	{ MARKER_TYPE_UCHAR,	1, 0, "unsigned char",		"%llu" },
+	{ MARKER_TYPE_SHORT,	2, 1, "short",			"%lld" },
+	{ MARKER_TYPE_USHORT,	2, 0, "unsigned short",		"%llu" },
+	{ MARKER_TYPE_INT,	4, 1, "int",			"%lld" },
+	{ MARKER_TYPE_UINT,	4, 0, "unsigned int",		"%llu" },
+	{ MARKER_TYPE_LONG,	8, 1, "long",			"%lld" },
+	{ MARKER_TYPE_ULONG,	8, 0, "unsigned long",		"%llu" },
+	{ MARKER_TYPE_LLONG,	8, 1, "long long",		"%lld" },
+	{ MARKER_TYPE_ULLONG,	8, 0, "unsigned long long",	"%llu" },
+	{ MARKER_TYPE_PTR,	8, 0, "unsigned long",		"0x%llx" },
+	{ MARKER_TYPE_STRING,	4, 0, "__data_loc char[]",	"%s" },
+};
+
+/* -- Recording ------------------------------------------------------------ */
+
+/* The strings of one hit, copied without faulting. */
+struct marker_event_strs {
+	char pool[MARKER_EVENT_STR_MAX];
+	const char *str[MARKER_MAX_ARGS];
+	u16 len[MARKER_MAX_ARGS];
+};
+
+/* Is @site's signature the one @ev records? */
+static bool marker_event_fits(const struct marker_event *ev,
+			      const struct marker_site *site)
+{
+	return site->nargs == ev->nargs &&
+	       !memcmp(site->sig, ev->sig, ev->nargs);
+}
+
+/* Copy the hit's strings; return the bytes they take in a record. */
+static unsigned int marker_event_strings(const struct marker_event *ev,
+					 const u64 *args,
+					 struct marker_event_strs *s)
+{
+	unsigned int i, dyn = 0;
+	size_t used = 0;
+
+	for (i = 0; i < ev->nargs; i++) {
+		if (ev->fields[i].code != MARKER_TYPE_STRING)
+			continue;
+		s->str[i] = __marker_copy_str(s->pool, &used, sizeof(s->pool),
+					      (const char *)(unsigned long)args[i]);
+		s->len[i] = strlen(s->str[i]) + 1;
+		dyn += s->len[i];
+	}
+	return dyn;
+}
+
+/* Write the fields of a hit after @rec's trace_entry, strings last. */
+static void marker_event_fill(const struct marker_event *ev, void *rec,
+			      const u64 *args,
+			      const struct marker_event_strs *s)
+{
+	unsigned int i, dyn = ev->size;
+
+	for (i = 0; i < ev->nargs; i++) {
+		const struct marker_event_field *f = &ev->fields[i];
+		void *p = rec + f->offset;
+
+		if (f->code == MARKER_TYPE_STRING) {
+			memcpy(rec + dyn, s->str[i], s->len[i]);
+			*(u32 *)p = (u32)s->len[i] << 16 | dyn;
+			dyn += s->len[i];
+			continue;
+		}
+		switch (f->size) {
+		case 1:
+			*(u8 *)p = args[i];
+			break;
+		case 2:
+			*(u16 *)p = args[i];
+			break;
+		case 4:
+			*(u32 *)p = args[i];
+			break;
+		default:
+			*(u64 *)p = args[i];
+			break;
+		}
+	}
+}
+
+/* The probe connected while an ftrace instance enables the event. */
+static void marker_event_ftrace(void *data, struct marker_site *site,
+				const u64 *args)
+{
+	struct trace_event_file *file = data;
+	struct marker_event *ev = file->event_call->data;
+	struct trace_event_buffer fbuffer;
+	struct marker_event_strs s;
+	unsigned int dyn;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	if (unlikely(!marker_event_fits(ev, site)))
+		return;
+	dyn = marker_event_strings(ev, args, &s);
+	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + dyn);
+	if (!rec)
+		return;
+	marker_event_fill(ev, rec, args, &s);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* The probe connected while perf (or a BPF program) uses the event. */
+static void marker_event_perf(void *data, struct marker_site *site,
+			      const u64 *args)
+{
+	struct trace_event_call *call = data;
+	struct marker_event *ev = call->data;
+	struct marker_event_strs s;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	int rctx, size;
+	void *rec;
+
+	if (unlikely(!marker_event_fits(ev, site)))
+		return;
+	head = this_cpu_ptr(call->perf_events);
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+	size = ev->size + marker_event_strings(ev, args, &s);
+	/* perf puts a u32 size before the record, and wants u64 alignment */
+	size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!rec)
+		return;
+	perf_fetch_caller_regs(regs);
+	marker_event_fill(ev, rec, args, &s);
+	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
+}
+#endif
+
+/* -- Connecting: the reg callback ------------------------------------------ */
+
+/*
+ * Connect a generic probe for @ev with @data (an ftrace file, or the call
+ * for perf), and pin marker.ko while it is connected: the probe's code is
+ * ours, and so is the event.
+ */
+static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
+				void *data)
+{
+	struct marker_event_link *link;
+	int ret;
+
+	lockdep_assert_held(marker_event_mutex);
+	if (!try_module_get(THIS_MODULE))	/* going: the event goes too */
+		return -ENODEV;
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!link) {
+		ret = -ENOMEM;
+		goto put_module;
+	}
+	link->probe.marker = ev->name;
+	link->probe.func = fn;
+	link->probe.data = data;
+	link->probe.owner = THIS_MODULE;
+	link->probe.generic = true;
+	ret = marker_probe_register(&link->probe);
+	if (ret) {
+		pr_warn("event markers/%s: cannot connect its probe (%d)\n",
+			ev->name, ret);
+		goto free_link;
+	}
+	list_add(&link->node, &ev->links);
+	return 0;
+
+free_link:
+	kfree(link);
+put_module:
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/* Disconnect @ev's probe for @data, after a grace period. */
+static void marker_event_disconnect(struct marker_event *ev, void *data)
+{
+	struct marker_event_link *link;
+
+	lockdep_assert_held(marker_event_mutex);
+	list_for_each_entry(link, &ev->links, node) {
+		if (link->probe.data != data)
+			continue;
+		list_del(&link->node);
+		marker_probe_unregister(&link->probe);	/* waits for the hits */
+		kfree(link);
+		module_put(THIS_MODULE);
+		/* an event whose sites went can go now: not from here */
+		if (list_empty(&ev->links))
+			schedule_work(&marker_events_work);
+		return;
+	}
+	WARN_ON_ONCE(1);
+}
+
+static int marker_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data)
+{
+	struct marker_event *ev = call->data;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return marker_event_connect(ev, marker_event_ftrace, data);
+	case TRACE_REG_UNREGISTER:
+		marker_event_disconnect(ev, data);
+		return 0;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return marker_event_connect(ev, marker_event_perf, call);
+	case TRACE_REG_PERF_UNREGISTER:
+		marker_event_disconnect(ev, call);
+		return 0;
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+/* -- Fields and output ----------------------------------------------------- */
+
+static int marker_event_define_fields(struct trace_event_call *call)
+{
+	struct marker_event *ev = call->data;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->nargs; i++) {
+		const struct marker_event_field *f = &ev->fields[i];
+
+		ret = trace_define_field(call, f->type, f->name, f->offset,
+					 f->size, f->is_signed, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static struct trace_event_fields marker_event_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE,
+	  .define_fields = marker_event_define_fields },
+	{}
+};
+
+/* The value of field @i of the record @rec of @len bytes, as a u64 slot. */
+static u64 marker_event_value(const struct marker_event *ev, const void *rec,
+			      unsigned int len, unsigned int i)
+{
+	const struct marker_event_field *f = &ev->fields[i];
+	const void *p = rec + f->offset;
+	u32 loc, off, n;
+
+	switch (f->code) {
+	case MARKER_TYPE_STRING:
+		loc = *(const u32 *)p;
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (!n || off + n > len || ((const char *)rec)[off + n - 1])
+			return (unsigned long)"(bad)";
+		return (unsigned long)(rec + off);
+	}
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (u64)*(const s8 *)p : *(const u8 *)p;
+	case 2:
+		return f->is_signed ? (u64)*(const s16 *)p : *(const u16 *)p;
+	case 4:
+		return f->is_signed ? (u64)*(const s32 *)p : *(const u32 *)p;
+	default:
+		return *(const u64 *)p;
+	}
+}
+
+/* "name: " and the record formatted with the event's format. */
+static enum print_line_t marker_event_output(struct trace_iterator *iter,
+					     int flags,
+					     struct trace_event *tev)
+{
+	struct trace_event_call *call =
+		container_of(tev, struct trace_event_call, event);
+	struct marker_event *ev = call->data;
+	u64 a[MARKER_MAX_ARGS] = { };
+	unsigned int i;
+	int ret;
+
+	ret = trace_raw_output_prep(iter, tev);
+	if (ret != TRACE_TYPE_HANDLED)
+		return ret;
+	if (iter->ent_size < ev->size) {
+		trace_seq_puts(&iter->seq, "(short record)\n");
+		return trace_handle_return(&iter->seq);
+	}
+	for (i = 0; i < ev->nargs; i++)
+		a[i] = marker_event_value(ev, iter->ent, iter->ent_size, i);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	trace_seq_printf(&iter->seq, ev->format, a[0], a[1], a[2], a[3], a[4],
+			 a[5], a[6], a[7], a[8], a[9]);
+#pragma GCC diagnostic pop
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions marker_event_funcs = {
+	.trace = marker_event_output,
+};
+
+/* -- Making an event from a site -------------------------------------------- */
+
+static bool marker_event_name_ok(const struct marker_event *ev,
+				 const char *name, size_t len, unsigned int i)
+{
+	unsigned int j;
+
+	/* not argN either: the name of an unnamed field */
+	if (!len || len >= MARKER_EVENT_FIELD_MAX || isdigit(*name) ||
+	    !strncmp(name, "common_", 7) ||
+	    (len > 3 && !strncmp(name, "arg", 3) && isdigit(name[3])))
+		return false;
+	for (j = 0; j < i; j++)
+		if (strlen(ev->fields[j].name) == len &&
+		    !strncmp(ev->fields[j].name, name, len))
+			return false;
+	return true;
+}
+
+/*
+ * Name the fields: argN, or the identifier right before "=%" that the
+ * format puts before the argument's conversion ("value=%d name=%s").
+ */
+static void marker_event_name_fields(struct marker_event *ev,
+				     const char *format)
+{
+	const char *p = format, *end, *start;
+	unsigned int i = 0;
+
+	for (; (p = strchr(p, '%')) && i < ev->nargs; p++) {
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		end = p;
+		if (end > format && end[-1] == '=') {
+			end--;
+			start = end;
+			while (start > format &&
+			       (isalnum(start[-1]) || start[-1] == '_'))
+				start--;
+			if (marker_event_name_ok(ev, start, end - start, i))
+				memcpy(ev->fields[i].name, start, end - start);
+		}
+		i++;
+	}
+	for (i = 0; i < ev->nargs; i++)
+		if (!ev->fields[i].name[0])
+			snprintf(ev->fields[i].name, MARKER_EVENT_FIELD_MAX,
+				 "arg%u", i + 1);
+}
+
+/* The format made of the fields, for a marker whose own does not fit. */
+static char *marker_event_own_format(const struct marker_event *ev)
+{
+	size_t size = ev->nargs * (MARKER_EVENT_FIELD_MAX + 8) + 1;
+	char *fmt = kmalloc(size, GFP_KERNEL);
+	unsigned int i, n = 0, t;
+
+	if (!fmt)
+		return NULL;
+	fmt[0] = '\0';
+	for (i = 0; i < ev->nargs; i++) {
+		for (t = 0; marker_event_types[t].code != ev->fields[i].code; t++)
+			;
+		n += scnprintf(fmt + n, size - n, "%s%s=%s", i ? " " : "",
+			       ev->fields[i].name, marker_event_types[t].conv);
+	}
+	return fmt;
+}
+
+/* "format", REC->a, __get_str(b): the print format the format file shows. */
+static char *marker_event_print_fmt(const struct marker_event *ev)
+{
+	size_t size = 2 * strlen(ev->format) + 3 +
+		      ev->nargs * (MARKER_EVENT_FIELD_MAX + 16) + 1;
+	char *buf = kmalloc(size, GFP_KERNEL), *q;
+	const char *p;
+	unsigned int i;
+
+	if (!buf)
+		return NULL;
+	q = buf;
+	*q++ = '"';
+	for (p = ev->format; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			*q++ = '\\';
+			*q++ = *p;
+		} else if (*p == '\n') {
+			*q++ = '\\';
+			*q++ = 'n';
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q++ = '"';
+	for (i = 0; i < ev->nargs; i++)
+		q += scnprintf(q, buf + size - q,
+			       ev->fields[i].code == MARKER_TYPE_STRING ?
+			       ", __get_str(%s)" : ", REC->%s",
+			       ev->fields[i].name);
+	return buf;
+}
+
+static void marker_event_free(struct marker_event *ev)
+{
+	if (!ev)
+		return;
+	kfree(ev->print_fmt);
+	kfree(ev->format);
+	kfree(ev);
+}
+
+/* The event of @site's name, typed from its signature; not added yet. */
+static struct marker_event *marker_event_alloc(const struct marker_site *site)
+{
+	unsigned int i, t, offset = sizeof(struct trace_entry);
+	struct marker_event *ev;
+
+	lockdep_assert_held(&marker_mutex);
+	ev = kzalloc(struct_size(ev, name, strlen(site->name) + 1), GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	strcpy(ev->name, site->name);
+	INIT_LIST_HEAD(&ev->links);
+	ev->nargs = min_t(unsigned int, site->nargs, MARKER_MAX_ARGS);
+	memcpy(ev->sig, site->sig, ev->nargs);
+	for (i = 0; i < ev->nargs; i++) {
+		struct marker_event_field *f = &ev->fields[i];
+
+		for (t = 0; t < ARRAY_SIZE(marker_event_types); t++)
+			if (marker_event_types[t].code == ev->sig[i])
+				break;
+		if (t == ARRAY_SIZE(marker_event_types))
+			goto free_event;	/* not a signature MARK() makes */
+		f->code = ev->sig[i];
+		f->type = marker_event_types[t].type;
+		f->size = marker_event_types[t].size;
+		f->is_signed = marker_event_types[t].is_signed;
+		offset = ALIGN(offset, f->size);
+		f->offset = offset;
+		offset += f->size;
+	}
+	ev->size = offset;
+	marker_event_name_fields(ev, site->format);
+	if (!__marker_format_check(site, NULL, 0))
+		ev->format = kstrdup(site->format, GFP_KERNEL);
+	else
+		ev->format = marker_event_own_format(ev);
+	if (!ev->format)
+		goto free_event;
+	ev->print_fmt = marker_event_print_fmt(ev);
+	if (!ev->print_fmt)
+		goto free_event;
+	return ev;
+
+free_event:
+	marker_event_free(ev);
+	return NULL;
+}
+
+/* Give @ev to the tracing core: tracing/events/markers/<name>/. */
+static int marker_event_add(struct marker_event *ev)
+{
+	struct trace_event_call *call = &ev->call;
+	int ret;
+
+	lockdep_assert_held(marker_event_mutex);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->class.system = MARKER_EVENT_SYSTEM;
+	ev->class.reg = marker_event_reg;
+	ev->class.fields_array = marker_event_fields_array;
+	ev->tp.name = ev->name;
+	call->class = &ev->class;
+	call->event.funcs = &marker_event_funcs;
+	call->print_fmt = ev->print_fmt;
+	call->data = ev;
+	/* references counted in call->refcnt, which removal checks */
+	call->flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
+	call->tp = &ev->tp;
+	if (!register_trace_event(&call->event))
+		return -ENODEV;
+	ret = trace_add_event_call(call);
+	if (ret) {
+		unregister_trace_event(&call->event);
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * Take @ev from the tracing core and free it, unless it is in use: enabled
+ * in an instance, open in perf (the core refuses both with -EBUSY) or
+ * referenced (a trigger's enable_event, an event probe, a kernel user of
+ * trace_get_event_file()).
+ */
+static int marker_event_remove(struct marker_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(marker_event_mutex);
+	if (!list_empty(&ev->links) || atomic_read(&ev->call.refcnt))
+		return -EBUSY;
+	ret = trace_remove_event_call(&ev->call);	/* unregisters its id */
+	if (ret)
+		return ret;
+	hash_del(&ev->hlist);
+	marker_event_free(ev);
+	return 0;
+}
+
+static struct marker_event *marker_event_find(const char *name)
+{
+	struct marker_event *ev;
+
+	hash_for_each_possible(marker_event_table, ev, hlist,
+			       full_name_hash(NULL, name, strlen(name)))
+		if (!strcmp(ev->name, name))
+			return ev;
+	return NULL;
+}
+
+/* -- Keeping the events in step with the registry ---------------------------- */
+
+/**
+ * marker_events_lock() - take event_mutex, which nests outside marker_mutex
+ *
+ * Taken by the registry around a change of its sites that
+ * marker_events_update() then follows. Nothing when there are no events.
+ *
+ * Context: process context, may sleep.
+ */
+void marker_events_lock(void)
+{
+	if (marker_event_mutex)
+		mutex_lock(marker_event_mutex);
+}
+
+void marker_events_unlock(void)
+{
+	if (marker_event_mutex)
+		mutex_unlock(marker_event_mutex);
+}
+
+/**
+ * marker_events_update() - an event for every marker name with a site
+ *
+ * Adds the events of names the registry has learnt, and removes those of
+ * names whose last site went, unless they are in use: such an event stays
+ * and records again when a site of its name returns; it is removed by the
+ * first update after its last user has gone (the last disable runs one).
+ *
+ * Context: process context, with marker_events_lock() held, not
+ * marker_mutex.
+ */
+void marker_events_update(void)
+{
+	struct marker_event *ev;
+	struct marker_site *site;
+	struct marker_entry *e;
+	struct hlist_node *tmp;
+	unsigned long gen;
+	unsigned int bkt;
+	int ret;
+
+	if (!marker_event_mutex)
+		return;
+	lockdep_assert_held(marker_event_mutex);
+	if (marker_events_closing)
+		return;
+	gen = ++marker_event_gen;
+
+	/* what the registry knows, under its lock: nothing added here */
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list) {
+		site = list_first_entry_or_null(&e->sites, struct marker_site,
+						node);
+		if (!site)
+			continue;
+		ev = marker_event_find(e->name);
+		if (!ev) {
+			ev = marker_event_alloc(site);
+			if (!ev) {
+				pr_warn("event markers/%s: no memory, or a signature it cannot record: no event\n",
+					e->name);
+				continue;
+			}
+			hash_add(marker_event_table, &ev->hlist,
+				 full_name_hash(NULL, ev->name, strlen(ev->name)));
+		}
+		ev->seen = gen;
+	}
+	mutex_unlock(&marker_mutex);
+
+	/* then the tracing core, which takes trace_types_lock */
+	hash_for_each_safe(marker_event_table, bkt, tmp, ev, hlist) {
+		if (ev->seen != gen) {
+			if (ev->added)
+				marker_event_remove(ev);	/* or stays inert */
+			continue;
+		}
+		if (ev->added)
+			continue;
+		ret = marker_event_add(ev);
+		if (ret) {
+			pr_warn("event markers/%s: cannot add it (%d): no event\n",
+				ev->name, ret);
+			hash_del(&ev->hlist);
+			marker_event_free(ev);
+			continue;
+		}
+		ev->added = true;
+	}
+}
+
+/* An event's last user went: remove it if its sites went too. */
+static void marker_events_work_fn(struct work_struct *work)
+{
+	marker_events_lock();
+	marker_events_update();
+	marker_events_unlock();
+}
+
+/**
+ * marker_events_init() - find event_mutex, and add the events of the sites
+ *	known so far
+ *
+ * Without event_mutex (see marker_event_mutex_find()) there are no events,
+ * and one line says so; the registry works without them.
+ *
+ * Context: process context, at the registry's init, not under marker_mutex.
+ */
+void marker_events_init(void)
+{
+	if (!IS_ENABLED(CONFIG_DYNAMIC_EVENTS)) {
+		pr_info("no trace events for markers: the kernel has no CONFIG_DYNAMIC_EVENTS\n");
+		return;
+	}
+	marker_event_mutex = marker_event_mutex_find();
+	if (!marker_event_mutex) {
+		pr_warn("no trace events for markers: event_mutex not found (CONFIG_KPROBES and CONFIG_KALLSYMS_ALL?); the print action still writes to ftrace\n");
+		return;
+	}
+	marker_events_lock();
+	marker_events_update();
+	marker_events_unlock();
+}
+
+/**
+ * marker_events_exit() - remove every event
+ *
+ * None is in use: enabled events and perf's pin marker.ko (see
+ * marker_event_connect()).
+ *
+ * Context: process context, at the registry's exit, not under marker_mutex.
+ */
+void marker_events_exit(void)
+{
+	struct marker_event *ev;
+	struct hlist_node *tmp;
+	unsigned int bkt;
+
+	if (!marker_event_mutex)
+		return;
+	marker_events_lock();
+	marker_events_closing = true;
+	marker_events_unlock();
+	cancel_work_sync(&marker_events_work);	/* sees marker_events_closing */
+
+	marker_events_lock();
+	hash_for_each_safe(marker_event_table, bkt, tmp, ev, hlist) {
+		if (!ev->added) {
+			hash_del(&ev->hlist);
+			marker_event_free(ev);
+			continue;
+		}
+		if (marker_event_remove(ev))
+			pr_err("event markers/%s is in use as marker.ko goes (an event probe on it?): left in place\n",
+			       ev->name);
+	}
+	marker_events_unlock();
+}
