@@ -784,7 +784,9 @@ t_files_refused_to_nobody() {
 	before=$(cat "$LIST" "$PROBES")
 	rc=0
 	n=0
-	for f in $DBG/markers/* "$INSTANCE"/*; do
+	# the events' files: the system's and one event's, all alike
+	for f in $DBG/markers/* "$INSTANCE"/* "$TRACING"/events/markers/* \
+		"$TRACING"/events/markers/subsys_mark3/*; do
 		[ -f "$f" ] || continue
 		n=$((n + 1))
 		# open only (count=0): trace_pipe would block a reader
@@ -854,6 +856,8 @@ t_unload_everything() {
 
 # shellcheck source=SCRIPTDIR/tests-markerctl.sh
 . ./tests-markerctl.sh
+# shellcheck source=SCRIPTDIR/tests-events.sh
+. ./tests-events.sh
 # shellcheck source=SCRIPTDIR/tests-tools.sh
 . ./tests-tools.sh
 # The debug kernel (debug-guest.sh) is a small one without 9p, BPF or perf
@@ -926,7 +930,8 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS $TOOLS_TESTS
+$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $IRQ_TESTS
+$EVENT_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
 files_refused_to_nobody garbage_refused unload_everything markerctl_no_registry"

@@ -175,8 +175,75 @@ t_trace_cmd_show_and_record_markers_instance() {
 	return $tt_ok
 }
 
+# Documentation/markers-admin.rst, "Tracing tools": perf stat counts a
+# marker's event exactly, three cats three hits, and disarms it after.
+t_perf_stat_counts_a_marker_event() {
+	tt_ok=0
+	tt_run "perf stat -e markers:subsys_mark3 -a -- sh -c 'cat /proc/testmark; cat /proc/testmark; cat /proc/testmark'" ||
+		[ "$tt_rc" = 1 ] || { fail "perf stat: rc $tt_rc: $(tt_out)"; tt_ok=1; }
+	n=$(awk '$2 == "markers:subsys_mark3" { print $1 }' /host/tmp/tt.out)
+	[ $tt_ok = 1 ] || [ "$n" = 3 ] || { fail "perf stat counted '$n': $(tt_out)"; tt_ok=1; }
+	[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
+		{ fail "armed after perf"; tt_ok=1; }
+	return $tt_ok
+}
+
+# perf record of a marker's event, and perf script prints each record
+# with the marker's format, read from the event's format file.
+t_perf_record_and_script_show_the_fields() {
+	echo 'echo 3 >/sys/kernel/debug/marker_test_sites/fire' >/host/tmp/fire3
+	tt_run 'perf record -q -o /tmp/perf.data -e markers:test_types -a -- sh /tmp/fire3' ||
+		fail "perf record: rc $tt_rc: $(tt_out)" || return 1
+	tt_run 'perf script -i /tmp/perf.data' ||
+		fail "perf script: rc $tt_rc: $(tt_out)" || return 1
+	rm -f /host/tmp/perf.data
+	n=$(grep -c 'markers:test_types: [123] [369] -[123] 100[123] -[123]00000 [0-9]* .* blah$' \
+		/host/tmp/tt.out)
+	[ "$n" = 3 ] && grep -q 'test_types: 3 9 -3 1003 -300000 3298534883328 ' /host/tmp/tt.out ||
+		fail "perf script, $n records: $(tt_out)"
+}
+
+# bpftrace attaches to a marker's event as to a tracepoint: exact counts
+# by an integer field and by a string field.
+t_bpftrace_tracepoint_counts_a_marker_event() {
+	echo 'echo 3 >/sys/kernel/debug/marker_test_sites/fire' >/host/tmp/fire3
+	tt_run "bpftrace -e 'tracepoint:markers:test_types { @[args->arg1] = count(); @s[str(args->arg8)] = count(); }' -c '/bin/sh /tmp/fire3'" ||
+		fail "bpftrace: rc $tt_rc: $(tt_out)" || return 1
+	grep -q '^@\[1\]: 1$' /host/tmp/tt.out && grep -q '^@\[2\]: 1$' /host/tmp/tt.out &&
+		grep -q '^@\[3\]: 1$' /host/tmp/tt.out && grep -q '^@s\[blah\]: 3$' /host/tmp/tt.out ||
+		fail "bpftrace: $(tt_out)" || return 1
+	[ "$(state test_types marker_test_sites)" = disarmed ] || fail "armed after bpftrace"
+}
+
+# trace-cmd records a marker's event in the top-level instance, and
+# trace-cmd report shows the marker's line under the event's name.
+t_trace_cmd_record_a_marker_event() {
+	tt_ok=0
+	# the sleep: see t_trace_cmd_show_and_record_markers_instance
+	if ! tt_run "trace-cmd record -e markers:subsys_mark3 sh -c 'sleep 1; cat /proc/testmark'" &&
+	     [ ! -s /host/tmp/trace.dat ]; then
+		fail "trace-cmd record: rc $tt_rc: $(tt_out)"
+		tt_ok=1
+	elif ! tt_run 'trace-cmd report'; then
+		fail "trace-cmd report: rc $tt_rc: $(tt_out)"
+		tt_ok=1
+	elif [ "$(grep -c ' subsys_mark3: *7 blah3$' /host/tmp/tt.out)" != 1 ]; then
+		fail "trace-cmd report: $(tt_out)"
+		tt_ok=1
+	fi
+	echo 1 >$TRACING/tracing_on
+	echo 0 >$TRACING/events/enable
+	echo >$TRACING/trace
+	rm -f /host/tmp/trace.dat
+	[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
+		{ fail "armed after trace-cmd"; tt_ok=1; }
+	return $tt_ok
+}
+
 # shellcheck disable=SC2034 # used by run-tests.sh
 TOOLS_TESTS="perf_probe_at_a_label_misses perf_stat_at_a_sites_symbol
 perf_stat_at_every_sites_symbol
 bpftrace_kprobe_at_a_sites_symbol_counts_exactly
-trace_cmd_show_and_record_markers_instance"
+trace_cmd_show_and_record_markers_instance perf_stat_counts_a_marker_event
+perf_record_and_script_show_the_fields bpftrace_tracepoint_counts_a_marker_event
+trace_cmd_record_a_marker_event"

@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# tests-events.sh - guest tests of the markers' trace events
+# (tracing/events/markers/, Documentation/markers-admin.rst), through
+# tracefs alone, sourced by run-tests.sh (busybox sh), whose helpers (fail,
+# state, fire, refcnt) and variables ($LIST, $DBG, $TRACING) they use.
+#
+# They assume marker.ko, marker_example.ko and marker_test_sites.ko are
+# loaded and nothing is connected to the markers they use; each leaves
+# them so, with every event disabled and the top-level trace empty.
+
+EV=$TRACING/events/markers
+
+# ev_lines NAME: the records of NAME in the top-level trace
+ev_lines() {
+	grep -c " $1: " $TRACING/trace
+}
+
+ev_reset() {
+	echo 0 >$TRACING/events/enable
+	echo >$TRACING/trace
+}
+
+# Each marker name has an event whose fields are typed from its
+# signature, named argN, with the marker's format as its print format.
+t_event_format_typed() {
+	f=$EV/test_types/format
+	[ -r $f ] || fail "no $f: $(ls $EV)" || return 1
+	rc=0
+	for want in 'field:int arg1;	offset:8;	size:4;	signed:1;' \
+		'field:unsigned int arg2;	offset:12;	size:4;	signed:0;' \
+		'field:char arg3;	offset:16;	size:1;	signed:1;' \
+		'field:unsigned short arg4;	offset:18;	size:2;	signed:0;' \
+		'field:long arg5;	offset:24;	size:8;	signed:1;' \
+		'field:unsigned long long arg6;	offset:32;	size:8;	signed:0;' \
+		'field:unsigned long arg7;	offset:40;	size:8;	signed:0;' \
+		'field:__data_loc char[] arg8;	offset:48;	size:4;	signed:0;' \
+		'print fmt: "%d %u %hhd %hu %ld %llu %p %s", REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5, REC->arg6, REC->arg7, __get_str(arg8)'; do
+		grep -qF "$want" $f || { fail "no '$want' in $(cat $f)"; rc=1; }
+	done
+	grep -qE '^[0-9]+$' $EV/test_types/id || { fail "id: $(cat $EV/test_types/id)"; rc=1; }
+	grep -qF 'print fmt: "no arguments"' $EV/test_noargs/format ||
+		{ fail "test_noargs: $(cat $EV/test_noargs/format)"; rc=1; }
+	return $rc
+}
+
+# Enabling the event arms the marker; trace shows the marker's own line
+# under the event's name; disabling disarms it.
+t_event_enable_records() {
+	ev_reset
+	echo 1 >$EV/subsys_mark3/enable || return 1
+	[ "$(state subsys_mark3 marker_example)" = armed ] ||
+		fail "not armed: $(state subsys_mark3 marker_example)" || return 1
+	cat /proc/testmark >/dev/null
+	cat /proc/testmark >/dev/null
+	grep -q ' subsys_mark3: 7 blah3$' $TRACING/trace ||
+		fail "no record: $(cat $TRACING/trace)" || return 1
+	[ "$(ev_lines subsys_mark3)" = 2 ] || fail "$(ev_lines subsys_mark3) records" ||
+		return 1
+	echo 0 >$EV/subsys_mark3/enable
+	[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
+		fail "armed after disable" || return 1
+	cat /proc/testmark >/dev/null
+	[ "$(ev_lines subsys_mark3)" = 2 ] || fail "recorded after disable"
+	ev_reset
+}
+
+# A filter on an integer and a string field; a hist trigger counts every
+# hit, whatever the filter drops.
+t_event_filter_and_hist() {
+	ev_reset
+	rc=0
+	echo 'arg1 > 2 && arg8 == "blah"' >$EV/test_types/filter || return 1
+	echo 'hist:keys=arg1' >$EV/test_types/trigger || return 1
+	echo 1 >$EV/test_types/enable
+	fire 4
+	[ "$(ev_lines test_types)" = 2 ] ||
+		{ fail "filter: $(grep test_types $TRACING/trace)"; rc=1; }
+	grep -q ' test_types: 4 12 -4 1004 -400000 4398046511104 [0-9a-f]* blah$' \
+		$TRACING/trace || { fail "record: $(cat $TRACING/trace)"; rc=1; }
+	grep -q 'Hits: 4$' $EV/test_types/hist &&
+		grep -qE '^\{ arg1: +3 \} hitcount: +1$' $EV/test_types/hist ||
+		{ fail "hist: $(cat $EV/test_types/hist)"; rc=1; }
+	echo 'arg8 != "blah"' >$EV/test_types/filter
+	fire 1
+	[ "$(ev_lines test_types)" = 2 ] || { fail "string filter let a hit by"; rc=1; }
+	echo '!hist:keys=arg1' >$EV/test_types/trigger
+	echo 0 >$EV/test_types/filter
+	echo 0 >$EV/test_types/enable
+	[ "$(state test_types marker_test_sites)" = disarmed ] ||
+		{ fail "armed after the trigger went"; rc=1; }
+	ev_reset
+	return $rc
+}
+
+# Documentation/markers-admin.rst, "Latency between two markers": a
+# synthetic event from test_types to the test_noargs that follows it,
+# one hit of each a loop, histogrammed.
+t_event_latency_between_two_markers() {
+	ev_reset
+	rc=0
+	echo 'markers_lat u64 lat' >>$TRACING/synthetic_events || return 1
+	echo 'hist:keys=common_pid:ts0=common_timestamp.usecs' \
+		>$EV/test_types/trigger || rc=1
+	echo 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(markers.test_types).trace(markers_lat,$lat)' \
+		>$EV/test_noargs/trigger || rc=1
+	echo 'hist:keys=lat' >$TRACING/events/synthetic/markers_lat/trigger || rc=1
+	[ $rc = 0 ] || fail "triggers refused: $(cat $TRACING/error_log)"
+	fire 5
+	grep -q 'Hits: 5$' $TRACING/events/synthetic/markers_lat/hist ||
+		{ fail "latency hist: $(cat $TRACING/events/synthetic/markers_lat/hist)"; rc=1; }
+	echo '!hist:keys=lat' >$TRACING/events/synthetic/markers_lat/trigger
+	echo '!hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(markers.test_types).trace(markers_lat,$lat)' \
+		>$EV/test_noargs/trigger
+	echo '!hist:keys=common_pid:ts0=common_timestamp.usecs' >$EV/test_types/trigger
+	echo '!markers_lat' >>$TRACING/synthetic_events ||
+		{ fail "synthetic event left"; rc=1; }
+	[ "$(state test_types marker_test_sites)" = disarmed ] &&
+		[ "$(state test_noargs marker_test_sites)" = disarmed ] ||
+		{ fail "armed after the triggers went"; rc=1; }
+	ev_reset
+	return $rc
+}
+
+# A string the site passes is copied without faulting; a format that does
+# not fit the signature prints the fields instead.
+t_event_bad_arguments_never_fault() {
+	loaded=1
+	[ -d /sys/module/marker_test_bad ] || { loaded=0; insmod marker_test_bad.ko; } ||
+		return 1
+	ev_reset
+	rc=0
+	for m in bad_user_str bad_wild_str bad_null_str bad_unterminated \
+		bad_int_as_str bad_percent_n; do
+		echo 1 >$EV/$m/enable || { fail "$m: cannot enable"; rc=1; }
+	done
+	echo hello >$DBG/marker_test_bad/fire
+	for m in bad_user_str bad_wild_str bad_null_str; do
+		grep -q " $m: (fault)\$" $TRACING/trace ||
+			{ fail "$m: $(grep " $m:" $TRACING/trace)"; rc=1; }
+	done
+	grep -qE ' bad_unterminated: x{200,255}$' $TRACING/trace ||
+		{ fail "bad_unterminated: $(grep ' bad_unterminated:' $TRACING/trace)"; rc=1; }
+	grep -q ' bad_int_as_str: arg1=6$' $TRACING/trace &&
+		grep -qE ' bad_percent_n: arg1=6 arg2=0x[0-9a-f]+$' $TRACING/trace ||
+		{ fail "unfit formats: $(grep ' bad_' $TRACING/trace)"; rc=1; }
+	ev_reset
+	[ $loaded = 1 ] || rmmod marker_test_bad || rc=1
+	return $rc
+}
+
+# ev_gone NAME: NAME's event is removed, by work that runs after the last
+# disable: wait for it a little
+ev_gone() {
+	n=0
+	while [ -d "$EV/$1" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ ! -d "$EV/$1" ]
+}
+
+# The event of a module's marker stays, inert, while enabled after the
+# module goes, records again when it returns, and goes once disabled with
+# no site left; it comes back with the module.
+t_event_outlives_its_module() {
+	ev_reset
+	rc=0
+	echo 1 >$EV/test_types/enable || return 1
+	rmmod marker_test_sites || return 1
+	[ "$(cat $EV/test_types/enable 2>/dev/null)" = 1 ] ||
+		{ fail "event not kept while enabled: $(ls $EV)"; rc=1; }
+	insmod marker_test_sites.ko || return 1
+	[ "$(state test_types marker_test_sites)" = armed ] ||
+		{ fail "not re-armed on return"; rc=1; }
+	fire 1
+	[ "$(ev_lines test_types)" = 1 ] || { fail "no record after return"; rc=1; }
+	rmmod marker_test_sites
+	echo 0 >$EV/test_types/enable
+	ev_gone test_types || { fail "event left after disable"; rc=1; }
+	[ -d $EV/subsys_mark3 ] || { fail "other events went too"; rc=1; }
+	insmod marker_test_sites.ko || return 1
+	[ -d $EV/test_types ] || { fail "event not back with its module"; rc=1; }
+	ev_reset
+	return $rc
+}
+
+# An enabled event pins marker.ko, as enabled actions do.
+t_event_pins_registry() {
+	echo 1 >$EV/subsys_mark3/enable || return 1
+	[ "$(refcnt marker)" = 1 ] || fail "refcnt $(refcnt marker)" || return 1
+	rmmod marker 2>/dev/null && fail "rmmod marker while enabled" && return 1
+	echo 0 >$EV/subsys_mark3/enable
+	[ "$(refcnt marker)" = 0 ] || fail "refcnt $(refcnt marker) after disable"
+}
+
+# shellcheck disable=SC2034 # used by run-tests.sh
+EVENT_TESTS="event_format_typed event_enable_records event_filter_and_hist
+event_latency_between_two_markers event_bad_arguments_never_fault
+event_outlives_its_module event_pins_registry"
