@@ -22,25 +22,45 @@ ev_reset() {
 	echo >$TRACING/trace
 }
 
+# ev_layout FORMAT-FILE: each argument's field as "type name size signed",
+# one a line, after checking the offsets: each field at its alignment (its
+# size), after the common fields (whose size the kernel decides: PREEMPT_RT
+# has one more) and after the field before it
+ev_layout() {
+	awk -F'\t' '/^\tfield:/ {
+		decl = $2; sub(/^field:/, "", decl); sub(/;$/, "", decl)
+		off = $3; sub(/^offset:/, "", off); sub(/;$/, "", off)
+		size = $4; sub(/^size:/, "", size); sub(/;$/, "", size)
+		sgn = $5; sub(/^signed:/, "", sgn); sub(/;$/, "", sgn)
+		off += 0; size += 0
+		if (decl ~ / common_/) { end = off + size; next }
+		if (off % size || off < end) { print "misplaced: " decl; next }
+		end = off + size
+		print decl " " size " " sgn
+	}' "$1"
+}
+
 # Each marker name has an event whose fields are typed from its
 # signature, named argN, with the marker's format as its print format.
 t_event_format_typed() {
 	f=$EV/test_types/format
 	[ -r $f ] || fail "no $f: $(ls $EV)" || return 1
 	rc=0
-	for want in 'field:int arg1;	offset:8;	size:4;	signed:1;' \
-		'field:unsigned int arg2;	offset:12;	size:4;	signed:0;' \
-		'field:char arg3;	offset:16;	size:1;	signed:1;' \
-		'field:unsigned short arg4;	offset:18;	size:2;	signed:0;' \
-		'field:long arg5;	offset:24;	size:8;	signed:1;' \
-		'field:unsigned long long arg6;	offset:32;	size:8;	signed:0;' \
-		'field:unsigned long arg7;	offset:40;	size:8;	signed:0;' \
-		'field:__data_loc char[] arg8;	offset:48;	size:4;	signed:0;' \
-		'print fmt: "%d %u %hhd %hu %ld %llu %p %s", REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5, REC->arg6, REC->arg7, __get_str(arg8)'; do
-		grep -qF "$want" $f || { fail "no '$want' in $(cat $f)"; rc=1; }
-	done
+	want='int arg1 4 1
+unsigned int arg2 4 0
+char arg3 1 1
+unsigned short arg4 2 0
+long arg5 8 1
+unsigned long long arg6 8 0
+unsigned long arg7 8 0
+__data_loc char[] arg8 4 0'
+	[ "$(ev_layout $f)" = "$want" ] ||
+		{ fail "fields: $(ev_layout $f)"; rc=1; }
+	grep -qF 'print fmt: "%d %u %hhd %hu %ld %llu %p %s", REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5, REC->arg6, REC->arg7, __get_str(arg8)' $f ||
+		{ fail "print fmt: $(grep 'print fmt' $f)"; rc=1; }
 	grep -qE '^[0-9]+$' $EV/test_types/id || { fail "id: $(cat $EV/test_types/id)"; rc=1; }
-	grep -qF 'print fmt: "no arguments"' $EV/test_noargs/format ||
+	grep -qF 'print fmt: "no arguments"' $EV/test_noargs/format &&
+		[ -z "$(ev_layout $EV/test_noargs/format)" ] ||
 		{ fail "test_noargs: $(cat $EV/test_noargs/format)"; rc=1; }
 	return $rc
 }
@@ -52,8 +72,8 @@ t_event_enable_records() {
 	echo 1 >$EV/subsys_mark3/enable || return 1
 	[ "$(state subsys_mark3 marker_example)" = armed ] ||
 		fail "not armed: $(state subsys_mark3 marker_example)" || return 1
-	cat /proc/testmark >/dev/null
-	cat /proc/testmark >/dev/null
+	cat /proc/testmark 2>/dev/null
+	cat /proc/testmark 2>/dev/null
 	grep -q ' subsys_mark3: 7 blah3$' $TRACING/trace ||
 		fail "no record: $(cat $TRACING/trace)" || return 1
 	[ "$(ev_lines subsys_mark3)" = 2 ] || fail "$(ev_lines subsys_mark3) records" ||
@@ -61,7 +81,7 @@ t_event_enable_records() {
 	echo 0 >$EV/subsys_mark3/enable
 	[ "$(state subsys_mark3 marker_example)" = disarmed ] ||
 		fail "armed after disable" || return 1
-	cat /proc/testmark >/dev/null
+	cat /proc/testmark 2>/dev/null
 	[ "$(ev_lines subsys_mark3)" = 2 ] || fail "recorded after disable"
 	ev_reset
 }
@@ -90,6 +110,40 @@ t_event_filter_and_hist() {
 	echo 0 >$EV/test_types/enable
 	[ "$(state test_types marker_test_sites)" = disarmed ] ||
 		{ fail "armed after the trigger went"; rc=1; }
+	ev_reset
+	return $rc
+}
+
+# stacktrace, traceoff and enable_event triggers, as on a tracepoint; the
+# last holds a reference on the event it enables, which therefore stays.
+t_event_triggers() {
+	ev_reset
+	rc=0
+	echo stacktrace >$EV/test_types/trigger || return 1
+	fire 1
+	grep -q '=> fire_write' $TRACING/trace ||
+		{ fail "stacktrace: $(cat $TRACING/trace)"; rc=1; }
+	echo '!stacktrace' >$EV/test_types/trigger
+	echo traceoff >$EV/test_types/trigger || rc=1
+	fire 1
+	[ "$(cat $TRACING/tracing_on)" = 0 ] || { fail "traceoff: still on"; rc=1; }
+	echo '!traceoff' >$EV/test_types/trigger
+	echo 1 >$TRACING/tracing_on
+	ev_reset
+	echo 'enable_event:markers:test_noargs' >$EV/test_types/trigger || rc=1
+	[ "$(state test_noargs marker_test_sites)" = armed ] ||
+		{ fail "enable_event: test_noargs not armed"; rc=1; }
+	fire 2
+	[ "$(ev_lines test_noargs)" = 2 ] ||
+		{ fail "enable_event: $(cat $TRACING/trace)"; rc=1; }
+	echo '!enable_event:markers:test_noargs' >$EV/test_types/trigger
+	# as for a tracepoint, the event it enabled stays enabled
+	[ "$(cat $EV/test_noargs/enable)" = 1 ] ||
+		{ fail "enable_event: test_noargs $(cat $EV/test_noargs/enable)"; rc=1; }
+	echo 0 >$EV/test_noargs/enable
+	[ "$(state test_types marker_test_sites)" = disarmed ] &&
+		[ "$(state test_noargs marker_test_sites)" = disarmed ] ||
+		{ fail "armed after the triggers went: test_types $(state test_types marker_test_sites), test_noargs $(state test_noargs marker_test_sites)"; rc=1; }
 	ev_reset
 	return $rc
 }
@@ -197,5 +251,5 @@ t_event_pins_registry() {
 
 # shellcheck disable=SC2034 # used by run-tests.sh
 EVENT_TESTS="event_format_typed event_enable_records event_filter_and_hist
-event_latency_between_two_markers event_bad_arguments_never_fault
+event_triggers event_latency_between_two_markers event_bad_arguments_never_fault
 event_outlives_its_module event_pins_registry"
