@@ -18,6 +18,7 @@
  * MARKERS_TRACEFS and MARKERS_SYSFS replace /sys/kernel/debug,
  * /sys/kernel/tracing and /sys; markerctl itself reads only those.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -174,6 +175,7 @@ struct mc_site {
 	const char *code;
 	const char *symbol;
 	const char *format;
+	const char *event;
 };
 
 struct mc_sites {
@@ -299,6 +301,44 @@ static int read_sites(const char *path, struct mc_sites *sites)
 	return ret;
 }
 
+/*
+ * event_state() - the state of the trace event of the marker @name, from
+ * its tracefs enable file: "on" (recording), "trigger" (armed for a trigger,
+ * soft-disabled: "0*"), "off", or "-" (no event, or a name that is not an
+ * identifier, which no event has).
+ */
+static const char *event_state(const char *name)
+{
+	char rel[PATH_MAX], path[PATH_MAX], buf[8];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	if (!*name)
+		return "-";
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return "-";
+	if ((size_t)snprintf(rel, sizeof(rel), "events/markers/%s/enable",
+			     name) >= sizeof(rel) ||
+	    mc_path(path, sizeof(path), "MARKERS_TRACEFS",
+		    "/sys/kernel/tracing", rel))
+		return "-";
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return "-";
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return "-";
+	buf[n] = '\0';
+	if (buf[0] == '1')
+		return "on";
+	if (buf[0] == '0')
+		return strchr(buf, '*') ? "trigger" : "off";
+	return "-";
+}
+
 static void widen(int *width, const char *s)
 {
 	size_t len = strlen(s);
@@ -319,7 +359,7 @@ static void widen_count(int *width, unsigned long long val)
 static void print_table(const struct mc_sites *sites)
 {
 	int name = 0, module = 0, mode = 0, state = 0, probes = 0, hits = 0;
-	int sig = 0;
+	int sig = 0, event = 0;
 	size_t i;
 
 	widen(&name, "NAME");
@@ -329,6 +369,7 @@ static void print_table(const struct mc_sites *sites)
 	widen(&probes, "PROBES");
 	widen(&hits, "HITS");
 	widen(&sig, "SIGNATURE");
+	widen(&event, "EVENT");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
@@ -339,17 +380,18 @@ static void print_table(const struct mc_sites *sites)
 		widen_count(&probes, s->probes);
 		widen_count(&hits, s->hits);
 		widen(&sig, s->sig);
+		widen(&event, s->event);
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %-*s  FORMAT\n",
+	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %-*s  %-*s  FORMAT\n",
 	       name, "NAME", module, "MODULE", mode, "MODE", state, "STATE",
-	       probes, "PROBES", hits, "HITS", sig, "SIGNATURE");
+	       probes, "PROBES", hits, "HITS", sig, "SIGNATURE", event, "EVENT");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
-		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %-*s  \"%s\"\n",
+		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %-*s  %-*s  \"%s\"\n",
 		       name, s->name, module, s->module, mode, s->mode,
 		       state, s->state, probes, s->probes, hits, s->hits,
-		       sig, s->sig, s->format);
+		       sig, s->sig, event, s->event, s->format);
 	}
 }
 
@@ -467,7 +509,8 @@ static void print_json(const struct mc_sites *sites)
 		json_field("signature", s->sig, false);
 		json_field("code", s->code, false);
 		json_field("symbol", s->symbol, false);
-		json_field("format", s->format, true);
+		json_field("format", s->format, false);
+		json_field("event", s->event, true);
 		puts(i + 1 < sites->nr ? "}," : "}");
 	}
 	puts("]");
@@ -507,6 +550,10 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 	if (!ret)
 		ret = read_sites(path, &sites);
 	if (!ret) {
+		size_t i;
+
+		for (i = 0; i < sites.nr; i++)
+			sites.site[i].event = event_state(sites.site[i].name);
 		if (json)
 			print_json(&sites);
 		else

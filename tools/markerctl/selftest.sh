@@ -67,6 +67,11 @@ mc() {
 export MARKERS_DEBUGFS=$tmp/debug MARKERS_TRACEFS=$tmp/tracing
 export MARKERS_SYSFS=$tmp/sys
 mkdir -p "$tmp/debug/markers" "$tmp/tracing/instances/markers" "$tmp/sys"
+# the events' enable files: on, armed for a trigger, off; test_odd has none
+for e in subsys_mark1:'0*' subsys_mark3:1 test_noargs:0; do
+	mkdir -p "$tmp/tracing/events/markers/${e%%:*}"
+	echo "${e#*:}" >"$tmp/tracing/events/markers/${e%%:*}/enable"
+done
 fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
 cat >"$tmp/debug/markers/list" <<EOF
 # name module mode state probes hits signature code symbol format
@@ -108,11 +113,11 @@ check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err
 # list
 expect 0 "list" -- mc list
 cat >"$tmp/want" <<EOF
-NAME          MODULE             MODE       STATE     PROBES            HITS  SIGNATURE  FORMAT
-subsys_mark1  marker_example     near-zero  disarmed       0               0  i          "%d"
-subsys_mark3  marker_example     near-zero  armed          1  12345678901234  is         "%d %s"
-test_noargs   marker_test_sites  portable   busy           0               0  -          "no arguments"
-test_odd      m                  near-zero  disarmed       0               0  -          "$fmt_odd"
+NAME          MODULE             MODE       STATE     PROBES            HITS  SIGNATURE  EVENT    FORMAT
+subsys_mark1  marker_example     near-zero  disarmed       0               0  i          trigger  "%d"
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234  is         on       "%d %s"
+test_noargs   marker_test_sites  portable   busy           0               0  -          off      "no arguments"
+test_odd      m                  near-zero  disarmed       0               0  -          -        "$fmt_odd"
 EOF
 check "list: aligned table" -- cmp -s "$tmp/want" "$tmp/out"
 
@@ -124,18 +129,20 @@ got = json.load(open(sys.argv[1]))
 want = [
  dict(name="subsys_mark1", module="marker_example", mode="near-zero",
       state="disarmed", probes=0, hits=0, signature="i", code="0f1f440000",
-      symbol="__mark_kprobe_subsys_mark1.marker_example.1", format="%d"),
+      symbol="__mark_kprobe_subsys_mark1.marker_example.1", format="%d",
+      event="trigger"),
  dict(name="subsys_mark3", module="marker_example", mode="near-zero",
       state="armed", probes=1, hits=12345678901234, signature="is",
       code="e9deadbeef,eb05",
       symbol="__mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3",
-      format="%d %s"),
+      format="%d %s", event="on"),
  dict(name="test_noargs", module="marker_test_sites", mode="portable",
       state="busy", probes=0, hits=0, signature="-", code="over",
-      symbol="-", format="no arguments"),
+      symbol="-", format="no arguments", event="off"),
  dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
       probes=0, hits=0, signature="-", code="6690",
-      symbol="__mark_kprobe_test_odd.m.4", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!"),
+      symbol="__mark_kprobe_test_odd.m.4", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
+      event="-"),
 ]
 sys.exit(got != want)' "$tmp/out"
 

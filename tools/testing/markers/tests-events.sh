@@ -240,6 +240,25 @@ t_event_outlives_its_module() {
 	return $rc
 }
 
+# markerctl list shows each marker's event: on while enabled, trigger
+# while a trigger arms it without recording, off otherwise.
+t_event_state_in_markerctl() {
+	rc=0
+	echo 1 >$EV/subsys_mark3/enable || return 1
+	echo 'hist:keys=arg1' >$EV/test_types/trigger || return 1
+	mc_rc 0 list || rc=1
+	awk '$1 == "subsys_mark3" { print $8 }' /tmp/mc.out | grep -qx on &&
+		awk '$1 == "test_types" { print $8 }' /tmp/mc.out | grep -qx trigger &&
+		awk '$1 == "subsys_mark1" { print $8 }' /tmp/mc.out | grep -qx off ||
+		{ fail "markerctl list: $(cat /tmp/mc.out)"; rc=1; }
+	mc_rc 0 list --json || rc=1
+	grep -q '"name": "subsys_mark3", .*"event": "on"}' /tmp/mc.out ||
+		{ fail "markerctl list --json: $(cat /tmp/mc.out)"; rc=1; }
+	echo '!hist:keys=arg1' >$EV/test_types/trigger
+	ev_reset
+	return $rc
+}
+
 # An enabled event pins marker.ko, as enabled actions do.
 t_event_pins_registry() {
 	echo 1 >$EV/subsys_mark3/enable || return 1
@@ -252,4 +271,4 @@ t_event_pins_registry() {
 # shellcheck disable=SC2034 # used by run-tests.sh
 EVENT_TESTS="event_format_typed event_enable_records event_filter_and_hist
 event_triggers event_latency_between_two_markers event_bad_arguments_never_fault
-event_outlives_its_module event_pins_registry"
+event_outlives_its_module event_pins_registry event_state_in_markerctl"

@@ -41,13 +41,14 @@ mc_hits() {
 	site "$1" "$2" | awk '{ print $6 }'
 }
 
-# The table is the listing without its code field, in aligned columns.
+# The table is the listing without its code and symbol fields, in aligned
+# columns, with each marker's event state (every event is off here).
 t_markerctl_list() {
 	mc_rc 0 list || return 1
 	head -n 1 /tmp/mc.out |
-		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *SIGNATURE  *FORMAT$' ||
+		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *SIGNATURE  *EVENT  *FORMAT$' ||
 		fail "header: $(head -n 1 /tmp/mc.out)" || return 1
-	awk '!/^#/ { $8 = ""; $9 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
+	awk '!/^#/ { $8 = "off"; $9 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
 	sed 1d /tmp/mc.out | tr -s ' ' >/tmp/mc.got
 	[ "$(wc -l </tmp/mc.want)" -ge 9 ] || fail "only $(wc -l </tmp/mc.want) sites" ||
 		return 1
@@ -67,7 +68,7 @@ t_markerctl_list_json() {
 	{
 		echo '['
 		awk '!/^#/ {
-			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"format\": %s}",
+			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"format\": %s, \"event\": \"off\"}",
 			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, substr($0, index($0, "\""))
 			sep = ",\n"
 		} END { print "" }' "$LIST"
