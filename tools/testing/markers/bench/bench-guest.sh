@@ -19,6 +19,7 @@
 # shellcheck disable=SC2046,SC2013
 
 DBG=/sys/kernel/debug
+TRACING=/sys/kernel/tracing
 CTL=$DBG/marker_bench/ctl
 RESULT=$DBG/marker_bench/result
 STATS=$DBG/markers/stats
@@ -97,6 +98,7 @@ case " $PLAN " in *" cases "* | *" baseline "*)
 	run empty empty "$N"
 	run key key "$N"
 	run tp tp "$N"
+	run ev ev "$N"
 	run nz nz "$N"
 	run pt pt "$N"
 	run nz-tail nz-tail "$N"
@@ -114,6 +116,20 @@ case " $PLAN " in *" cases "*)
 	ctl "arm tp"
 	run tp-armed-typed-1 tp "$N"
 	ctl disarm
+
+	# An enabled trace event recording into ftrace: bench_nz's marker
+	# event beside a TRACE_EVENT with the same int field; then each with
+	# a filter that drops every record.
+	for ev in markers/bench_nz:nz-event:nz marker_bench/bench_ev:tp-event:ev; do
+		set -- $(echo "$ev" | tr : ' ')
+		echo 1 >"$TRACING/events/$1/enable" || fail "enable $1"
+		run "$2" "$3" "$N"
+		echo 'arg1 < 0' >"$TRACING/events/$1/filter" || fail "filter $1"
+		run "$2-filtered" "$3" "$N"
+		echo 0 >"$TRACING/events/$1/filter"
+		echo 0 >"$TRACING/events/$1/enable"
+	done
+	echo >"$TRACING/trace"
 
 	# A kprobe on the near-zero site's symbol, int3 then optimized.
 	echo 0 >/proc/sys/debug/kprobes-optimization

@@ -16,7 +16,7 @@
  * /sys/kernel/debug/marker_bench/ctl takes one command a write:
  *
  *   run CASE N			call CASE N times; CASE: empty key tp nz pt
- *				nz-tail pt-tail
+ *				nz-tail pt-tail ev
  *   arm nz|pt typed|generic NR	connect NR (1 to 3) empty probes to the site
  *   arm tp			connect an empty probe to the tracepoint
  *   kprobe			an empty kprobe on __mark_kprobe_bench_nz
@@ -84,6 +84,20 @@ static noinline void bench_tp_fn(int i)
 	WRITE_ONCE(marker_bench_sink, i);
 }
 
+/*
+ * A TRACE_EVENT, enabled from tracefs: events/marker_bench/bench_ev. Its
+ * header comes after DECLARE_TRACE(bench_tp): define_trace.h leaves the
+ * tracepoint macros redefined.
+ */
+#define CREATE_TRACE_POINTS
+#include "marker_bench_trace.h"
+
+static noinline void bench_ev_fn(int i)
+{
+	trace_bench_ev(i);
+	WRITE_ONCE(marker_bench_sink, i);
+}
+
 /* A value (i) live across the site, as in the middle of a function. */
 static noinline void bench_nz(int i)
 {
@@ -106,6 +120,7 @@ enum bench_case {
 	BENCH_PT,
 	BENCH_NZ_TAIL,
 	BENCH_PT_TAIL,
+	BENCH_EV,
 	BENCH_NR_CASES,
 };
 
@@ -117,6 +132,7 @@ static const char * const bench_case_names[BENCH_NR_CASES] = {
 	[BENCH_PT]	= "pt",
 	[BENCH_NZ_TAIL]	= "nz-tail",
 	[BENCH_PT_TAIL]	= "pt-tail",
+	[BENCH_EV]	= "ev",
 };
 
 /*
@@ -160,6 +176,10 @@ static noinline u64 bench_loop(enum bench_case c, unsigned int n)
 	case BENCH_PT_TAIL:
 		for (i = 0; i < n; i++)
 			marker_bench_pt_tail(i);
+		break;
+	case BENCH_EV:
+		for (i = 0; i < n; i++)
+			bench_ev_fn(i);
 		break;
 	case BENCH_NR_CASES:
 		break;

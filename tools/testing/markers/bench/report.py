@@ -23,6 +23,7 @@ CASES = [
     ('empty', 'empty loop (baseline)', '-', '-', '-', None),
     ('key', 'static key', '-', 'disarmed', '-', 'key'),
     ('tp', 'tracepoint', '-', 'disarmed', '-', 'key'),
+    ('ev', 'TRACE_EVENT tracepoint', '-', 'disarmed', '-', 'key'),
     ('nz', 'marker mid-function', 'near-zero', 'disarmed', '-', 'key'),
     ('pt', 'marker mid-function', 'portable', 'disarmed', '-', 'key'),
     ('nz-tail', 'marker ending its function', 'near-zero', 'disarmed',
@@ -47,6 +48,14 @@ CASES = [
      'tp-armed-typed-1'),
     ('pt-armed-typed-3', 'marker', 'portable', 'armed', '3 empty typed probes',
      'tp-armed-typed-1'),
+    ('tp-event', 'TRACE_EVENT, enabled', '-', 'armed', 'ftrace record',
+     'tp-event'),
+    ('nz-event', 'marker trace event, enabled', 'near-zero', 'armed',
+     'ftrace record', 'tp-event'),
+    ('tp-event-filtered', 'TRACE_EVENT, enabled', '-', 'armed',
+     'ftrace record, filtered out', 'tp-event-filtered'),
+    ('nz-event-filtered', 'marker trace event, enabled', 'near-zero', 'armed',
+     'ftrace record, filtered out', 'tp-event-filtered'),
     ('kprobe-int3', 'kprobe on the site\'s symbol', 'int3', '-',
      'empty pre_handler', 'nz-armed-typed-1'),
     ('kprobe-opt', 'kprobe on the site\'s symbol', 'optimized', '-',
@@ -56,6 +65,7 @@ CASES = [
 HEADLINE = ['empty', 'key', 'tp', 'nz', 'nz-tail', 'pt', 'pt-tail',
             'tp-armed-typed-1',
             'nz-armed-typed-1', 'nz-armed-generic-1', 'nz-armed-typed-3',
+            'tp-event', 'nz-event', 'tp-event-filtered', 'nz-event-filtered',
             'kprobe-int3', 'kprobe-opt']
 
 
@@ -67,6 +77,8 @@ def indirect_per_fire(label):
         # one typed probe: a direct call of the site's trampoline, which
         # jumps directly to the probe; else one indirect call a probe
         return 0 if m.group(2) == 'typed' and n == 1 else n
+    if label.startswith('nz-event'):
+        return 1	# the event's generic probe, called through a pointer
     if label.startswith('kprobe'):
         return '>= 1'	# the kprobe core calls pre_handler through a pointer
     return 0
@@ -592,7 +604,26 @@ def evaluate(by, sites, scale):
     else:
         goals.append(('Arming 1000 markers', 'not measured', 'no scaling run'))
 
-    # 6. kprobe >= 10x
+    # 6. an enabled marker event vs a TRACE_EVENT with the same field
+    m, t = net('nz-event'), net('tp-event')
+    mf, tf = net('nz-event-filtered'), net('tp-event-filtered')
+    ok = m is not None and t is not None and m <= t
+    goals.append(('An enabled marker event recording into ftrace: no more '
+                  'instructions than a TRACE_EVENT with the same field',
+                  'met' if ok else 'not met' if m is not None else 'not measured',
+                  'Marker event %s instructions a fire, TRACE_EVENT %s (%s×)%s; '
+                  'filtered out (a filter that drops every record, evaluated '
+                  'after the record is built, in both): marker %s, TRACE_EVENT '
+                  '%s (%s×). The marker event\'s probe is generic (1 indirect '
+                  'call), gets the arguments as u64 slots and copies strings '
+                  'without faulting; the TRACE_EVENT\'s probe is generated '
+                  'for its one field.' % (
+                      fmt(m), fmt(t), fmt(ratio(m, t)),
+                      '' if ok or m is None or t is None else
+                      ' (missed by %s)' % fmt(m - t),
+                      fmt(mf), fmt(tf), fmt(ratio(mf, tf)))))
+
+    # 7. kprobe >= 10x
     k, ko, m = net('kprobe-int3'), net('kprobe-opt'), net('nz-armed-typed-1')
     ok = k is not None and m and k >= 10 * m and (ko is None or ko >= 10 * m)
     goals.append(('A kprobe on the same site: at least 10 times an armed marker',
