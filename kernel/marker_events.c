@@ -76,6 +76,7 @@ struct marker_event_field {
  * @seen: the last marker_events_update() that found a site of the name
  * @added: the tracing core has it
  * @nargs: the number of arguments
+ * @strings: some arguments are strings
  * @size: the size of a record without its strings
  * @sig: the signature the fields follow; sites of the name with another
  *	are not recorded
@@ -97,6 +98,7 @@ struct marker_event {
 	unsigned long seen;
 	bool added;
 	unsigned int nargs;
+	bool strings;
 	unsigned int size;
 	char sig[MARKER_MAX_ARGS + 1];
 	struct marker_event_field fields[MARKER_MAX_ARGS];
@@ -156,12 +158,18 @@ struct marker_event_strs {
 	u16 len[MARKER_MAX_ARGS];
 };
 
-/* Is @site's signature the one @ev records? */
-static bool marker_event_fits(const struct marker_event *ev,
-			      const struct marker_site *site)
+/* Is @site's signature the one @ev records? At every hit: no call. */
+static __always_inline bool marker_event_fits(const struct marker_event *ev,
+					      const struct marker_site *site)
 {
-	return site->nargs == ev->nargs &&
-	       !memcmp(site->sig, ev->sig, ev->nargs);
+	unsigned int i;
+
+	if (site->nargs != ev->nargs)
+		return false;
+	for (i = 0; i < ev->nargs; i++)
+		if (site->sig[i] != ev->sig[i])
+			return false;
+	return true;
 }
 
 /* Copy the hit's strings; return the bytes they take in a record. */
@@ -183,10 +191,13 @@ static unsigned int marker_event_strings(const struct marker_event *ev,
 	return dyn;
 }
 
-/* Write the fields of a hit after @rec's trace_entry, strings last. */
-static void marker_event_fill(const struct marker_event *ev, void *rec,
-			      const u64 *args,
-			      const struct marker_event_strs *s)
+/*
+ * Write the fields of a hit after @rec's trace_entry, strings last; @s is
+ * NULL for an event without strings.
+ */
+static __always_inline void marker_event_fill(const struct marker_event *ev,
+					      void *rec, const u64 *args,
+					      const struct marker_event_strs *s)
 {
 	unsigned int i, dyn = ev->size;
 
@@ -217,56 +228,98 @@ static void marker_event_fill(const struct marker_event *ev, void *rec,
 	}
 }
 
+static __always_inline void
+marker_event_ftrace_record(struct trace_event_file *file,
+			   const struct marker_event *ev, const u64 *args,
+			   const struct marker_event_strs *s, unsigned int dyn)
+{
+	struct trace_event_buffer fbuffer;
+	void *rec;
+
+	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + dyn);
+	if (!rec)
+		return;
+	marker_event_fill(ev, rec, args, s);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/* The strings' pool is a frame of its own: only events with strings pay. */
+static noinline void marker_event_ftrace_strs(struct trace_event_file *file,
+					      const struct marker_event *ev,
+					      const u64 *args)
+{
+	struct marker_event_strs s;
+
+	marker_event_ftrace_record(file, ev, args, &s,
+				   marker_event_strings(ev, args, &s));
+}
+
 /* The probe connected while an ftrace instance enables the event. */
 static void marker_event_ftrace(void *data, struct marker_site *site,
 				const u64 *args)
 {
 	struct trace_event_file *file = data;
 	struct marker_event *ev = file->event_call->data;
-	struct trace_event_buffer fbuffer;
-	struct marker_event_strs s;
-	unsigned int dyn;
-	void *rec;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
 	if (unlikely(!marker_event_fits(ev, site)))
 		return;
-	dyn = marker_event_strings(ev, args, &s);
-	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + dyn);
-	if (!rec)
-		return;
-	marker_event_fill(ev, rec, args, &s);
-	trace_event_buffer_commit(&fbuffer);
+	if (ev->strings)
+		marker_event_ftrace_strs(file, ev, args);
+	else
+		marker_event_ftrace_record(file, ev, args, NULL, 0);
 }
 
 #ifdef CONFIG_PERF_EVENTS
+static __always_inline void
+marker_event_perf_record(struct trace_event_call *call,
+			 const struct marker_event *ev, const u64 *args,
+			 struct hlist_head *head,
+			 const struct marker_event_strs *s, unsigned int dyn)
+{
+	struct pt_regs *regs;
+	int rctx, size;
+	void *rec;
+
+	/* perf puts a u32 size before the record, and wants u64 alignment */
+	size = ALIGN(ev->size + dyn + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!rec)
+		return;
+	perf_fetch_caller_regs(regs);
+	marker_event_fill(ev, rec, args, s);
+	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
+}
+
+static noinline void marker_event_perf_strs(struct trace_event_call *call,
+					    const struct marker_event *ev,
+					    const u64 *args,
+					    struct hlist_head *head)
+{
+	struct marker_event_strs s;
+
+	marker_event_perf_record(call, ev, args, head, &s,
+				 marker_event_strings(ev, args, &s));
+}
+
 /* The probe connected while perf (or a BPF program) uses the event. */
 static void marker_event_perf(void *data, struct marker_site *site,
 			      const u64 *args)
 {
 	struct trace_event_call *call = data;
 	struct marker_event *ev = call->data;
-	struct marker_event_strs s;
 	struct hlist_head *head;
-	struct pt_regs *regs;
-	int rctx, size;
-	void *rec;
 
 	if (unlikely(!marker_event_fits(ev, site)))
 		return;
 	head = this_cpu_ptr(call->perf_events);
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
-	size = ev->size + marker_event_strings(ev, args, &s);
-	/* perf puts a u32 size before the record, and wants u64 alignment */
-	size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	rec = perf_trace_buf_alloc(size, &regs, &rctx);
-	if (!rec)
-		return;
-	perf_fetch_caller_regs(regs);
-	marker_event_fill(ev, rec, args, &s);
-	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
+	if (ev->strings)
+		marker_event_perf_strs(call, ev, args, head);
+	else
+		marker_event_perf_record(call, ev, args, head, NULL, 0);
 }
 #endif
 
@@ -584,6 +637,7 @@ static struct marker_event *marker_event_alloc(const struct marker_site *site)
 		if (t == ARRAY_SIZE(marker_event_types))
 			goto free_event;	/* not a signature MARK() makes */
 		f->code = ev->sig[i];
+		ev->strings |= f->code == MARKER_TYPE_STRING;
 		f->type = marker_event_types[t].type;
 		f->size = marker_event_types[t].size;
 		f->is_signed = marker_event_types[t].is_signed;

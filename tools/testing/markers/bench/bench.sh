@@ -90,6 +90,9 @@ for variant in off portable; do
 		if [ "$variant" = portable ]; then
 			echo "ccflags-y += -DCONFIG_MARKERS_MODULE=1 -DMARKERS_FORCE_PORTABLE"
 		else
+			# off: what <linux/marker.h> compiles away on request
+			echo "ccflags-y += -DMARKERS_DISABLE"
+			echo "CFLAGS_marker_bench_main.o += -I\$(src)"
 			echo "obj-m += marker_bench.o"
 			echo "marker_bench-y := marker_bench_main.o marker_bench_portable.o"
 		fi
