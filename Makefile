@@ -126,7 +126,7 @@ bench: deps-bench
 
 # The stress test alone, long, on the debug kernel (lockdep, KASAN,
 # kmemleak); make check runs it short on every kernel.
-STRESS_CYCLES ?= 800
+STRESS_CYCLES ?= 1000
 stress: deps-check
 	STAGES=debug MARKERS_STRESS_CYCLES=$(STRESS_CYCLES) \
 		tools/testing/markers/intree.sh
