@@ -40,6 +40,16 @@ ev_layout() {
 	}' "$1"
 }
 
+# ev_disarmed NAME...: the sites of each NAME of marker_test_sites are
+# disarmed, or say which is not
+ev_disarmed() {
+	for m in "$@"; do
+		[ "$(state "$m" marker_test_sites)" = disarmed ] ||
+			fail "$m $(state "$m" marker_test_sites) after its users went" ||
+			return 1
+	done
+}
+
 # Each marker name has an event whose fields are typed from its
 # signature, named argN, with the marker's format as its print format.
 t_event_format_typed() {
@@ -108,8 +118,7 @@ t_event_filter_and_hist() {
 	echo '!hist:keys=arg1' >$EV/test_types/trigger
 	echo 0 >$EV/test_types/filter
 	echo 0 >$EV/test_types/enable
-	[ "$(state test_types marker_test_sites)" = disarmed ] ||
-		{ fail "armed after the trigger went"; rc=1; }
+	ev_disarmed test_types || rc=1
 	ev_reset
 	return $rc
 }
@@ -141,9 +150,7 @@ t_event_triggers() {
 	[ "$(cat $EV/test_noargs/enable)" = 1 ] ||
 		{ fail "enable_event: test_noargs $(cat $EV/test_noargs/enable)"; rc=1; }
 	echo 0 >$EV/test_noargs/enable
-	[ "$(state test_types marker_test_sites)" = disarmed ] &&
-		[ "$(state test_noargs marker_test_sites)" = disarmed ] ||
-		{ fail "armed after the triggers went: test_types $(state test_types marker_test_sites), test_noargs $(state test_noargs marker_test_sites)"; rc=1; }
+	ev_disarmed test_types test_noargs || rc=1
 	ev_reset
 	return $rc
 }
@@ -170,9 +177,7 @@ t_event_latency_between_two_markers() {
 	echo '!hist:keys=common_pid:ts0=common_timestamp.usecs' >$EV/test_types/trigger
 	echo '!markers_lat' >>$TRACING/synthetic_events ||
 		{ fail "synthetic event left"; rc=1; }
-	[ "$(state test_types marker_test_sites)" = disarmed ] &&
-		[ "$(state test_noargs marker_test_sites)" = disarmed ] ||
-		{ fail "armed after the triggers went"; rc=1; }
+	ev_disarmed test_types test_noargs || rc=1
 	ev_reset
 	return $rc
 }

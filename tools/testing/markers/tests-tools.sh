@@ -133,6 +133,23 @@ t_bpftrace_kprobe_at_a_sites_symbol_counts_exactly() {
 	return $tt_ok
 }
 
+# tt_record_report OPTIONS PATTERN: trace-cmd record OPTIONS of one cat
+# of /proc/testmark, then trace-cmd report, which must have one line
+# matching PATTERN. The sleep lets trace-cmd's per-CPU recorders start
+# before the hit and the stop: with a bare "cat", one run in six reported
+# nothing but "cpus=2" (the likely cause: a recorder asked to stop before
+# it was reading).
+tt_record_report() {
+	if ! tt_run "trace-cmd record $1 sh -c 'sleep 1; cat /proc/testmark'" &&
+	     [ ! -s /host/tmp/trace.dat ]; then
+		fail "trace-cmd record: rc $tt_rc: $(tt_out)"
+	elif ! tt_run 'trace-cmd report'; then
+		fail "trace-cmd report: rc $tt_rc: $(tt_out)"
+	elif [ "$(grep -c -- "$2" /host/tmp/tt.out)" != 1 ]; then
+		fail "trace-cmd report: $(tt_out)"
+	fi
+}
+
 # Documentation/markers-admin.rst, the print action: trace-cmd show reads
 # the instance; trace-cmd record -B markers -p nop records one line a hit
 # (trace-cmd report) and leaves the instance's tracing_on at 0, which the
@@ -150,23 +167,9 @@ t_trace_cmd_show_and_record_markers_instance() {
 		tt_ok=1
 	fi
 	echo >$TRACING/instances/markers/trace
-	if [ $tt_ok = 1 ]; then
-		:
-	# The sleep lets trace-cmd's per-CPU recorders start before the
-	# hit and the stop: with a bare "cat", one run in six reported
-	# nothing but "cpus=2" (the likely cause: a recorder asked to
-	# stop before it was reading).
-	elif ! tt_run "trace-cmd record -B markers -p nop sh -c 'sleep 1; cat /proc/testmark'" &&
-	     [ ! -s /host/tmp/trace.dat ]; then
-		fail "trace-cmd record: rc $tt_rc: $(tt_out)"
+	[ $tt_ok = 1 ] ||
+		tt_record_report '-B markers -p nop' 'markers: .*: subsys_mark3: 7 blah3$' ||
 		tt_ok=1
-	elif ! tt_run 'trace-cmd report'; then
-		fail "trace-cmd report: rc $tt_rc: $(tt_out)"
-		tt_ok=1
-	elif [ "$(grep -c 'markers: .*: subsys_mark3: 7 blah3$' /host/tmp/tt.out)" != 1 ]; then
-		fail "trace-cmd report: $(tt_out)"
-		tt_ok=1
-	fi
 	[ "$(cat $TRACING/instances/markers/tracing_on)" = 0 ] ||
 		{ fail "tracing_on after record: $(cat $TRACING/instances/markers/tracing_on)"; tt_ok=1; }
 	echo 1 > /sys/kernel/tracing/instances/markers/tracing_on
@@ -219,18 +222,7 @@ t_bpftrace_tracepoint_counts_a_marker_event() {
 # trace-cmd report shows the marker's line under the event's name.
 t_trace_cmd_record_a_marker_event() {
 	tt_ok=0
-	# the sleep: see t_trace_cmd_show_and_record_markers_instance
-	if ! tt_run "trace-cmd record -e markers:subsys_mark3 sh -c 'sleep 1; cat /proc/testmark'" &&
-	     [ ! -s /host/tmp/trace.dat ]; then
-		fail "trace-cmd record: rc $tt_rc: $(tt_out)"
-		tt_ok=1
-	elif ! tt_run 'trace-cmd report'; then
-		fail "trace-cmd report: rc $tt_rc: $(tt_out)"
-		tt_ok=1
-	elif [ "$(grep -c ' subsys_mark3: *7 blah3$' /host/tmp/tt.out)" != 1 ]; then
-		fail "trace-cmd report: $(tt_out)"
-		tt_ok=1
-	fi
+	tt_record_report '-e markers:subsys_mark3' ' subsys_mark3: *7 blah3$' || tt_ok=1
 	echo 1 >$TRACING/tracing_on
 	echo 0 >$TRACING/events/enable
 	echo >$TRACING/trace
