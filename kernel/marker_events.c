@@ -44,7 +44,7 @@
 #define MARKER_EVENT_SYSTEM	"markers"
 #define MARKER_EVENT_STR_MAX	256	/* the filter's string limit */
 #define MARKER_EVENT_FIELD_MAX	32
-#define MARKER_EVENT_HASH_BITS	8
+#define MARKER_EVENT_HASH_BITS	10	/* as the registry's table */
 
 /**
  * struct marker_event_field - one argument's field in a record
@@ -503,10 +503,24 @@ static struct trace_event_functions marker_event_funcs = {
 
 /* -- Making an event from a site -------------------------------------------- */
 
+/* C keywords, which a BPF tool's generated struct could not name a field */
+static const char * const marker_event_keywords[] = {
+	"auto", "bool", "break", "case", "char", "const", "continue",
+	"default", "do", "double", "else", "enum", "extern", "float", "for",
+	"goto", "if", "inline", "int", "long", "register", "restrict",
+	"return", "short", "signed", "sizeof", "static", "struct", "switch",
+	"typedef", "union", "unsigned", "void", "volatile", "while",
+};
+
 static bool marker_event_name_ok(const struct marker_event *ev,
 				 const char *name, size_t len, unsigned int i)
 {
 	unsigned int j;
+
+	for (j = 0; j < ARRAY_SIZE(marker_event_keywords); j++)
+		if (strlen(marker_event_keywords[j]) == len &&
+		    !strncmp(marker_event_keywords[j], name, len))
+			return false;
 
 	/* not argN either: the name of an unnamed field */
 	if (!len || len >= MARKER_EVENT_FIELD_MAX || isdigit(*name) ||
