@@ -3,7 +3,7 @@
  * marker_test_sites.c - annotated module for the integration tests.
  *
  * /sys/kernel/debug/marker_test_sites/
- *   fire	write N: run test_types, test_noargs, test_multi (two sites,
+ *   fire	write N: run test_types, test_named, test_noargs, test_multi (two sites,
  *		one of them inlined twice) and test_tamper N times each
  *   spin	write 1: start a kthread running test_loop on the last CPU
  *		in a tight loop; write 0: stop it
@@ -38,6 +38,12 @@ static noinline void fire_multi(int i)
 	MARK(test_multi, "%d", i + 1);
 }
 
+/* Fields named by the format, but a C keyword, which stays argN */
+static noinline void fire_named(int i)
+{
+	MARK(test_named, "value=%d name=%s int=%d", i, "blah", -i);
+}
+
 static noinline void fire_noargs(void)
 {
 	MARK(test_noargs, "no arguments");
@@ -59,6 +65,7 @@ static ssize_t fire_write(struct file *file, const char __user *ubuf,
 		return ret;
 	for (i = 1; i <= n; i++) {
 		fire_types(i);
+		fire_named(i);
 		fire_noargs();
 		fire_multi(i);
 		fire_tamper(i);

@@ -69,6 +69,14 @@ __data_loc char[] arg8 4 0'
 	grep -qF 'print fmt: "%d %u %hhd %hu %ld %llu %p %s", REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5, REC->arg6, REC->arg7, __get_str(arg8)' $f ||
 		{ fail "print fmt: $(grep 'print fmt' $f)"; rc=1; }
 	grep -qE '^[0-9]+$' $EV/test_types/id || { fail "id: $(cat $EV/test_types/id)"; rc=1; }
+	# named by the format, but "int", a C keyword, stays arg3
+	want='int value 4 1
+__data_loc char[] name 4 0
+int arg3 4 1'
+	[ "$(ev_layout $EV/test_named/format)" = "$want" ] ||
+		{ fail "named fields: $(ev_layout $EV/test_named/format)"; rc=1; }
+	grep -qF 'print fmt: "value=%d name=%s int=%d", REC->value, __get_str(name), REC->arg3' \
+		$EV/test_named/format || { fail "named: $(grep 'print fmt' $EV/test_named/format)"; rc=1; }
 	grep -qF 'print fmt: "no arguments"' $EV/test_noargs/format &&
 		[ -z "$(ev_layout $EV/test_noargs/format)" ] ||
 		{ fail "test_noargs: $(cat $EV/test_noargs/format)"; rc=1; }
@@ -115,6 +123,15 @@ t_event_filter_and_hist() {
 	echo 'arg8 != "blah"' >$EV/test_types/filter
 	fire 1
 	[ "$(ev_lines test_types)" = 2 ] || { fail "string filter let a hit by"; rc=1; }
+	# a field the format names
+	echo 'value == 2 && name ~ "bl*"' >$EV/test_named/filter || rc=1
+	echo 1 >$EV/test_named/enable
+	fire 3
+	[ "$(ev_lines test_named)" = 1 ] &&
+		grep -q ' test_named: value=2 name=blah int=-2$' $TRACING/trace ||
+		{ fail "named: $(grep test_named $TRACING/trace)"; rc=1; }
+	echo 0 >$EV/test_named/filter
+	echo 0 >$EV/test_named/enable
 	echo '!hist:keys=arg1' >$EV/test_types/trigger
 	echo 0 >$EV/test_types/filter
 	echo 0 >$EV/test_types/enable
