@@ -16,8 +16,8 @@
 /**
  * marker_event_mutex_find() - the address of the tracing core's event_mutex
  *
- * <linux/trace_events.h> declares event_mutex, but no kernel exports it
- * (6.1 nor 6.12), so a module cannot link against it. register_kprobe()
+ * No kernel exports event_mutex (6.1 nor 6.12), so a module cannot link
+ * against it. register_kprobe()
  * resolves a symbol with kallsyms (data symbols too, CONFIG_KALLSYMS_ALL)
  * and stores the address in the kprobe before its text check refuses a
  * kprobe on data: the way LTTng-modules finds kallsyms_lookup_name() since
@@ -51,7 +51,12 @@ static inline struct mutex *marker_event_mutex_find(void)
 	return (struct mutex *)kp.addr;
 }
 #else
-/* Built in, the registry links against event_mutex itself. */
+/*
+ * Built in, the registry links against event_mutex itself. Its declaration
+ * is in kernel/trace/trace.h (6.1 and 6.12), private to kernel/trace/.
+ */
+extern struct mutex event_mutex;
+
 static inline struct mutex *marker_event_mutex_find(void)
 {
 	return &event_mutex;
