@@ -212,7 +212,7 @@ static struct marker_entry *__marker_entry_get(const char *name)
 	e = kzalloc(struct_size(e, name, strlen(name) + 1), GFP_KERNEL);
 	if (!e)
 		return ERR_PTR(-ENOMEM);
-	strcpy(e->name, name);
+	strscpy(e->name, name, strlen(name) + 1);
 	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->probes);
 	list_add_tail(&e->list, &marker_entries);

@@ -188,7 +188,7 @@ static int marker_control_enable(const char *pattern, const char *action)
 	c = kzalloc(struct_size(c, pattern, strlen(pattern) + 1), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	strcpy(c->pattern, pattern);
+	strscpy(c->pattern, pattern, strlen(pattern) + 1);
 	c->probe.marker = c->pattern;
 	c->probe.func = fn;
 	c->probe.data = c;

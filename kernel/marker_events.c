@@ -638,7 +638,7 @@ static struct marker_event *marker_event_alloc(const struct marker_site *site)
 	ev = kzalloc(struct_size(ev, name, strlen(site->name) + 1), GFP_KERNEL);
 	if (!ev)
 		return NULL;
-	strcpy(ev->name, site->name);
+	strscpy(ev->name, site->name, strlen(site->name) + 1);
 	INIT_LIST_HEAD(&ev->links);
 	ev->nargs = min_t(unsigned int, site->nargs, MARKER_MAX_ARGS);
 	memcpy(ev->sig, site->sig, ev->nargs);

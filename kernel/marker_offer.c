@@ -92,7 +92,7 @@ int marker_probe_offer(struct marker_probe *probe)
 	if (!o)
 		return -ENOMEM;
 	o->probe = probe;
-	strcpy(o->name, name);
+	strscpy(o->name, name, strlen(name) + 1);
 
 	mutex_lock(&marker_offer_mutex);
 	if (__marker_offer_find(name)) {

@@ -860,7 +860,7 @@ static int cmd_unload(const struct mc_cmd *cmd, int argc, char **argv)
 	base = base ? base + 1 : argv[optind];
 	if (!*base || strlen(base) >= sizeof(name))
 		return usage_error(cmd, "bad module name");
-	strcpy(name, base);
+	snprintf(name, sizeof(name), "%s", base);
 	dot = strrchr(name, '.');
 	if (dot && !strcmp(dot, ".ko"))
 		*dot = '\0';

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # style.sh - checkpatch.pl --strict on every C file and header of the
-# project. checkpatch comes from Debian's linux-source-6.1 tarball,
-# extracted once into build/checkpatch.
+# project. checkpatch comes from the newest of Debian's linux-source
+# tarballs (6.12), extracted once into build/checkpatch.
 
 set -euo pipefail
 
@@ -27,6 +27,8 @@ fi
 # applies to it, and everything applies to every other file.
 GENERATOR_IGNORES=COMPLEX_MACRO,MACRO_ARG_REUSE,CAMELCASE,AVOID_EXTERNS
 GENERATOR_IGNORES+=,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON
+# (and, from 6.12's checkpatch, an argument a selector macro drops)
+GENERATOR_IGNORES+=,MACRO_ARG_UNUSED
 
 cd "$top"
 checkpatch() {
