@@ -55,8 +55,8 @@ fi
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
-# What fails a run wherever it appears in a kernel log (as in vm.sh).
-KERNEL_BAD='Oops|WARNING:|BUG:|Call Trace:|Kernel panic|general protection fault|KASAN|UBSAN|possible circular locking|possible recursive locking|suspicious RCU usage|unreferenced object|soft lockup|hard LOCKUP|self-detected stall'
+# KERNEL_BAD: what fails a run wherever it appears in a kernel log
+. "$here/kernel-bad.sh"
 
 pass=0
 fail=0

@@ -32,29 +32,10 @@
 
 set -euo pipefail
 
-# Extended regexes that fail the run wherever they appear in the log.
-FAIL_PATTERNS=(
-	'Oops'
-	'WARNING:'
-	'BUG:'
-	'Call Trace:'
-	'blocked for more than'
-	'Kernel panic'
-	'general protection fault'
-	'KASAN'
-	'UBSAN'
-	'possible circular locking'
-	'possible recursive locking'
-	'suspicious RCU usage'
-	'kmemleak:'
-	'soft lockup'
-	'hard LOCKUP'
-	'rcu_.*self-detected stall'
-	'unreferenced object'
-)
-
 SENTINEL='MARKERS-VM-DONE rc='
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# KERNEL_BAD: what fails the run wherever it appears in the log
+. "$HERE/kernel-bad.sh"
 
 die() { echo "vm.sh: $1" >&2; exit "${2:-1}"; }
 usage() { die "usage: vm.sh [--kernel VMLINUZ] [--append CMDLINE] [--timeout SECS] [--qemu-args ARGS] [--hostfs] --log LOGFILE --payload DIR" 2; }
@@ -202,8 +183,7 @@ fi
 tr -d '\r' <"$tmp/serial.raw" >"$log"
 
 # Judge the log.
-pattern=$(IFS='|'; echo "${FAIL_PATTERNS[*]}")
-if hit=$(grep -n -m 1 -E -- "$pattern" "$log"); then
+if hit=$(grep -n -m 1 -E -- "$KERNEL_BAD" "$log"); then
 	die "$log:$hit"
 fi
 if ! done_line=$(grep -o -m 1 -E "${SENTINEL}[0-9]+" "$log"); then
