@@ -103,19 +103,27 @@ case " $PLAN " in *" cases "* | *" baseline "*)
 	run pt pt "$N"
 	run nz-tail nz-tail "$N"
 	run pt-tail pt-tail "$N"
+	run empty3 empty3 "$N"
+	run tp3 tp3 "$N"
+	run nz3 nz3 "$N"
+	run pt3 pt3 "$N"
 esac
 
 case " $PLAN " in *" cases "*)
 	for site in nz pt; do
-		for probes in "typed 1" "generic 1" "typed 2" "typed 3"; do
+		for probes in "typed 1" "generic 1" "typed 2" "typed 3" \
+			      "typed 8" "generic 3"; do
 			ctl "arm $site $probes"
 			run "$site-armed-$(echo "$probes" | tr ' ' -)" "$site" "$N"
 			ctl disarm
 		done
 	done
-	ctl "arm tp"
-	run tp-armed-typed-1 tp "$N"
-	ctl disarm
+	# the tracepoint with as many empty probes, in the same boot
+	for nr in 1 2 3 8; do
+		ctl "arm tp $nr"
+		run "tp-armed-typed-$nr" tp "$N"
+		ctl disarm
+	done
 
 	# An enabled trace event recording into ftrace: bench_nz's marker
 	# event beside a TRACE_EVENT with the same int field; then each with

@@ -105,7 +105,8 @@ python3 "$here/sites.py" --csv "$out/sites.csv" --md "$out/sites.md" \
 	"near-zero:$mdir/marker_bench.ko:$out/static-off/marker_bench.ko" \
 	"portable:$out/static-portable/marker_example.ko:$out/static-off/marker_example.ko" \
 	"ref:$mdir/marker_bench.ko:bench_key_fn:bench_empty" \
-	"ref:$mdir/marker_bench.ko:bench_tp_fn:bench_empty"
+	"ref:$mdir/marker_bench.ko:bench_tp_fn:bench_empty" \
+	"ref:$mdir/marker_bench.ko:bench_tp3:bench_empty3"
 
 # One payload a pass: the modules, the guest script, its plan.
 payload() {	# NAME PLAN...

@@ -25,6 +25,7 @@ void marker_bench_scale_detach(const struct marker_bench_scale *scale);
 /* The portable-mode cases, in marker_bench_portable.c. */
 void marker_bench_pt(int i);
 void marker_bench_pt_tail(int i);
+void marker_bench_pt3(int i, int j, int k);
 
 /* Every case function stores its argument here, the baseline too. */
 extern int marker_bench_sink;

@@ -7,7 +7,9 @@
  * Each case is a noinline function that stores its argument and holds one
  * construct: nothing (the baseline), a static-key branch, a tracepoint, a
  * near-zero or a portable MARK(), before the store (the argument is live
- * across the site) or after it (-tail: nothing is). "run" calls one of
+ * across the site) or after it (-tail: nothing is). The cases ending in 3
+ * take three arguments and store all three after the construct: three
+ * values live across it, against their own baseline, empty3. "run" calls one of
  * them in a tight loop with interrupts off and times the loop with the
  * TSC, which counts guest instructions when QEMU runs with -icount
  * shift=0. Arming is a separate command, so a case is timed the same way
@@ -16,9 +18,10 @@
  * /sys/kernel/debug/marker_bench/ctl takes one command a write:
  *
  *   run CASE N			call CASE N times; CASE: empty key tp nz pt
- *				nz-tail pt-tail ev
- *   arm nz|pt typed|generic NR	connect NR (1 to 3) empty probes to the site
- *   arm tp			connect an empty probe to the tracepoint
+ *				nz-tail pt-tail ev empty3 tp3 nz3 pt3
+ *   arm nz|pt typed|generic NR	connect NR (1 to 8) empty probes to the site
+ *   arm tp [NR]			connect NR (1 to 8, default 1) empty probes
+ *				to the tracepoint
  *   kprobe			an empty kprobe on __mark_kprobe_bench_nz
  *   disarm			undo every arm and the kprobe
  *   scale arm PATTERN		one generic glob probe (counts its hits)
@@ -47,8 +50,8 @@
 
 #include "marker_bench.h"
 
-/* The most probes one "arm" connects to a site. */
-#define BENCH_MAX_PROBES	3
+/* The most probes one "arm" connects to a site or to the tracepoint. */
+#define BENCH_MAX_PROBES	8
 
 /* The longest command ctl takes, with its newline. */
 #define BENCH_CMD_MAX		127
@@ -112,6 +115,30 @@ static noinline void bench_nz_tail(int i)
 	MARK(bench_nz_tail, "%d", i);
 }
 
+/* Three values live across each construct. */
+static noinline void bench_empty3(int i, int j, int k)
+{
+	WRITE_ONCE(marker_bench_sink, i);
+	WRITE_ONCE(marker_bench_sink, j);
+	WRITE_ONCE(marker_bench_sink, k);
+}
+
+static noinline void bench_tp3(int i, int j, int k)
+{
+	trace_bench_tp(i);
+	WRITE_ONCE(marker_bench_sink, i);
+	WRITE_ONCE(marker_bench_sink, j);
+	WRITE_ONCE(marker_bench_sink, k);
+}
+
+static noinline void bench_nz3(int i, int j, int k)
+{
+	MARK(bench_nz3, "%d", i);
+	WRITE_ONCE(marker_bench_sink, i);
+	WRITE_ONCE(marker_bench_sink, j);
+	WRITE_ONCE(marker_bench_sink, k);
+}
+
 enum bench_case {
 	BENCH_EMPTY,
 	BENCH_KEY,
@@ -121,6 +148,10 @@ enum bench_case {
 	BENCH_NZ_TAIL,
 	BENCH_PT_TAIL,
 	BENCH_EV,
+	BENCH_EMPTY3,
+	BENCH_TP3,
+	BENCH_NZ3,
+	BENCH_PT3,
 	BENCH_NR_CASES,
 };
 
@@ -133,12 +164,17 @@ static const char * const bench_case_names[BENCH_NR_CASES] = {
 	[BENCH_NZ_TAIL]	= "nz-tail",
 	[BENCH_PT_TAIL]	= "pt-tail",
 	[BENCH_EV]	= "ev",
+	[BENCH_EMPTY3]	= "empty3",
+	[BENCH_TP3]	= "tp3",
+	[BENCH_NZ3]	= "nz3",
+	[BENCH_PT3]	= "pt3",
 };
 
 /*
  * Call case @c @n times with interrupts off; return the TSC ticks the loop
  * took. Every loop has the same shape: a direct call to the case, the
- * increment, the compare and the branch.
+ * increment, the compare and the branch (and, for the cases ending in 3,
+ * the two other arguments).
  */
 static noinline u64 bench_loop(enum bench_case c, unsigned int n)
 {
@@ -181,6 +217,22 @@ static noinline u64 bench_loop(enum bench_case c, unsigned int n)
 		for (i = 0; i < n; i++)
 			bench_ev_fn(i);
 		break;
+	case BENCH_EMPTY3:
+		for (i = 0; i < n; i++)
+			bench_empty3(i, i + 1, i + 2);
+		break;
+	case BENCH_TP3:
+		for (i = 0; i < n; i++)
+			bench_tp3(i, i + 1, i + 2);
+		break;
+	case BENCH_NZ3:
+		for (i = 0; i < n; i++)
+			bench_nz3(i, i + 1, i + 2);
+		break;
+	case BENCH_PT3:
+		for (i = 0; i < n; i++)
+			marker_bench_pt3(i, i + 1, i + 2);
+		break;
 	case BENCH_NR_CASES:
 		break;
 	}
@@ -210,24 +262,44 @@ static struct marker_probe bench_nz_typed[BENCH_MAX_PROBES] = {
 	MARKER_PROBE(bench_nz, bench_probe, &bench_data[0], int),
 	MARKER_PROBE(bench_nz, bench_probe, &bench_data[1], int),
 	MARKER_PROBE(bench_nz, bench_probe, &bench_data[2], int),
+	MARKER_PROBE(bench_nz, bench_probe, &bench_data[3], int),
+	MARKER_PROBE(bench_nz, bench_probe, &bench_data[4], int),
+	MARKER_PROBE(bench_nz, bench_probe, &bench_data[5], int),
+	MARKER_PROBE(bench_nz, bench_probe, &bench_data[6], int),
+	MARKER_PROBE(bench_nz, bench_probe, &bench_data[7], int),
 };
 
 static struct marker_probe bench_pt_typed[BENCH_MAX_PROBES] = {
 	MARKER_PROBE(bench_pt, bench_probe, &bench_data[0], int),
 	MARKER_PROBE(bench_pt, bench_probe, &bench_data[1], int),
 	MARKER_PROBE(bench_pt, bench_probe, &bench_data[2], int),
+	MARKER_PROBE(bench_pt, bench_probe, &bench_data[3], int),
+	MARKER_PROBE(bench_pt, bench_probe, &bench_data[4], int),
+	MARKER_PROBE(bench_pt, bench_probe, &bench_data[5], int),
+	MARKER_PROBE(bench_pt, bench_probe, &bench_data[6], int),
+	MARKER_PROBE(bench_pt, bench_probe, &bench_data[7], int),
 };
 
 static struct marker_probe bench_nz_generic[BENCH_MAX_PROBES] = {
 	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[0]),
 	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[1]),
 	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[2]),
+	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[3]),
+	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[4]),
+	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[5]),
+	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[6]),
+	MARKER_PROBE_GENERIC(bench_nz, bench_probe_generic, &bench_data[7]),
 };
 
 static struct marker_probe bench_pt_generic[BENCH_MAX_PROBES] = {
 	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[0]),
 	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[1]),
 	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[2]),
+	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[3]),
+	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[4]),
+	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[5]),
+	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[6]),
+	MARKER_PROBE_GENERIC(bench_pt, bench_probe_generic, &bench_data[7]),
 };
 
 static int bench_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
@@ -242,7 +314,7 @@ static int bench_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
 static DEFINE_MUTEX(bench_mutex);
 static struct marker_probe *bench_armed;
 static unsigned int bench_nr_armed;
-static bool bench_tp_armed;
+static unsigned int bench_tp_nr;
 static struct kprobe bench_kp;
 static bool bench_kp_armed;
 
@@ -278,17 +350,32 @@ unregister:
 	return ret;
 }
 
-static int bench_arm_tp(void)
+/*
+ * @nr empty probes on the tracepoint, each with its own data (the core
+ * refuses a second (func, data) pair): one is called through the
+ * tracepoint's static call, several through its iterator.
+ */
+static int bench_arm_tp(unsigned int nr)
 {
 	int ret;
 
-	if (bench_tp_armed)
+	if (bench_tp_nr)
 		return -EBUSY;
-	ret = register_trace_bench_tp(bench_tp_probe, NULL);
-	if (ret)
-		return ret;
-	bench_tp_armed = true;
+	if (!nr || nr > BENCH_MAX_PROBES)
+		return -EINVAL;
+	for (; bench_tp_nr < nr; bench_tp_nr++) {
+		ret = register_trace_bench_tp(bench_tp_probe,
+					      &bench_data[bench_tp_nr]);
+		if (ret)
+			goto unregister;
+	}
 	return 0;
+
+unregister:
+	while (bench_tp_nr)
+		unregister_trace_bench_tp(bench_tp_probe,
+					  &bench_data[--bench_tp_nr]);
+	return ret;
 }
 
 /* An empty kprobe on the near-zero site's symbol: int3, or optimized. */
@@ -315,10 +402,11 @@ static void bench_disarm(void)
 	while (bench_nr_armed)
 		marker_probe_unregister(&bench_armed[--bench_nr_armed]);
 	marker_synchronize_unregister();
-	if (bench_tp_armed) {
-		unregister_trace_bench_tp(bench_tp_probe, NULL);
+	if (bench_tp_nr) {
+		while (bench_tp_nr)
+			unregister_trace_bench_tp(bench_tp_probe,
+						  &bench_data[--bench_tp_nr]);
 		tracepoint_synchronize_unregister();
-		bench_tp_armed = false;
 	}
 	if (bench_kp_armed) {
 		unregister_kprobe(&bench_kp);
@@ -545,8 +633,13 @@ static int bench_command(char *buf)
 			return -EINVAL;
 		return bench_run(b, n);
 	}
-	if (!strcmp(cmd, "arm") && !strcmp(a, "tp"))
-		return bench_arm_tp();
+	if (!strcmp(cmd, "arm") && !strcmp(a, "tp")) {
+		/* arm tp [NR] */
+		n = 1;
+		if (args >= 3 && kstrtouint(b, 10, &n))
+			return -EINVAL;
+		return bench_arm_tp(n);
+	}
 	if (!strcmp(cmd, "arm") && args == 4)
 		return bench_arm_marker(a, b, n);
 	if (!strcmp(cmd, "kprobe"))
