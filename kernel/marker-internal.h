@@ -136,5 +136,10 @@ void marker_events_exit(void);
 void marker_events_lock(void);
 void marker_events_unlock(void);
 void marker_events_update(void);
+void marker_events_sync(void);
+bool marker_event_print(struct marker_site *site, const u64 *args);
+
+/* The ftrace instance print and stack write to (marker_actions.c). */
+#define MARKER_INSTANCE		"markers"
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

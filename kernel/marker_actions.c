@@ -4,16 +4,19 @@
  * the loader connect to any marker, whatever its signature.
  *
  *   count	count the hit in the site's hits (the listing shows them)
- *   print	count, and write "name: <arguments formatted with the marker's
- *		own format>" to the ftrace instance "markers"
+ *   print	count, and record the marker's trace event (marker_events.c)
+ *		into the ftrace instance "markers", where it reads "name:
+ *		<arguments formatted with the marker's own format>"
  *   stack	print, then the stack trace, one "=> function" line a frame
  *
  * They get the arguments as u64 with the site's signature: nothing parses
- * the format at a hit; print formats them with vsnprintf(), as
- * trace_printk() would. Whatever a site passes must not fault or WARN: its
- * format is checked against its signature once, when print or stack is
- * connected (__marker_format_check()), and strings are copied with the
- * nofault helpers, as the kernel's probe events read them.
+ * the format at a hit. Where the name has no event (the kernel gives the
+ * registry none, a site's signature is not its event's, or print was just
+ * connected), print writes the same line as text, formatted with
+ * vsnprintf() as trace_printk() would. Whatever a site passes must not
+ * fault or WARN: its format is checked against its signature once, when
+ * print or stack is connected (__marker_format_check()), and strings are
+ * copied with the nofault helpers, as the kernel's probe events read them.
  */
 #include <linux/ctype.h>
 #include <linux/kernel.h>
@@ -27,8 +30,6 @@
 #include <wrapper/trace-array.h>
 
 #include "marker-internal.h"
-
-#define MARKER_INSTANCE		"markers"
 
 /*
  * The "markers" instance; set at init, before any action can run. Ours to
@@ -112,7 +113,8 @@ static void marker_print(void *data, struct marker_site *site,
 			 const u64 *args)
 {
 	atomic_long_inc(&site->hits);
-	__marker_print(site, args);
+	if (!marker_event_print(site, args))
+		__marker_print(site, args);
 }
 
 static void marker_stack(void *data, struct marker_site *site,
@@ -122,7 +124,8 @@ static void marker_stack(void *data, struct marker_site *site,
 	unsigned int nr, i;
 
 	atomic_long_inc(&site->hits);
-	__marker_print(site, args);
+	if (!marker_event_print(site, args))
+		__marker_print(site, args);
 	nr = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
 	for (i = 0; i < nr; i++)
 		trace_array_printk(marker_tr, _THIS_IP_, " => %pS\n",

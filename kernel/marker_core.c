@@ -618,6 +618,12 @@ free_news:
 	return -ENOMEM;
 }
 
+/* Is @probe print or stack, which record their names' events? */
+static bool __marker_probe_prints(const struct marker_probe *probe)
+{
+	return probe->generic && __marker_action_formats(probe->func);
+}
+
 /**
  * marker_probe_register() - connect a probe to every site of its marker
  * @probe: the probe, declared with MARKER_PROBE() or MARKER_PROBE_GENERIC();
@@ -632,7 +638,8 @@ free_news:
  * loads later. A generic probe may name a glob pattern instead of a marker:
  * it is connected to every marker the pattern matches, now and later.
  *
- * Context: process context, may sleep (takes marker_mutex, cpus_read_lock).
+ * Context: process context, may sleep (takes marker_mutex, cpus_read_lock;
+ * for print and stack, event_mutex after them: not under it).
  * Return: 0 when connected or pending; -EINVAL for a malformed probe (a
  * name that is neither a C identifier nor a glob pattern among them), a
  * typed probe with a pattern, or a signature mismatch; -EBUSY when a site
@@ -694,6 +701,9 @@ int marker_probe_register(struct marker_probe *probe)
 		goto del_probe;
 	probe->registered = true;
 	mutex_unlock(&marker_mutex);
+	/* print and stack record the event of each name they reach */
+	if (__marker_probe_prints(probe))
+		marker_events_sync();
 	return 0;
 
 del_probe:
@@ -749,18 +759,20 @@ static bool __marker_probe_detach(struct marker_probe *probe)
  * period, so that no CPU is still running any of them when it returns, and
  * resets those sites' trampolines. Never fails, even when memory is short.
  *
- * Context: process context, may sleep (takes marker_mutex, waits for RCU).
+ * Context: process context, may sleep (takes marker_mutex, waits for RCU;
+ * for print and stack, event_mutex after: not under it).
  */
 void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 {
+	bool sync = false, prints = false;
 	struct marker_entry *e;
-	bool sync = false;
 	unsigned int i;
 
 	mutex_lock(&marker_mutex);
 	for (i = 0; i < nr; i++) {
 		if (WARN_ON_ONCE(!probes[i]->registered))
 			continue;
+		prints |= __marker_probe_prints(probes[i]);
 		e = NULL;
 		if (!__marker_is_glob(probes[i]->marker))
 			e = __marker_entry_find(probes[i]->marker);
@@ -771,6 +783,8 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 	if (sync)
 		__marker_sync();
 	mutex_unlock(&marker_mutex);
+	if (prints)
+		marker_events_sync();
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_many);
 

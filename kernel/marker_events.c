@@ -75,6 +75,16 @@ struct marker_event_field {
  *	it and one for perf (struct marker_event_link)
  * @seen: the last marker_events_update() that found a site of the name
  * @added: the tracing core has it
+ * @print: a site of the name has print or stack connected
+ * @print_failed: trace_get_event_file() failed for @print_file: they write
+ *	text until @print goes false
+ * @print_file: the event in the "markers" instance, which print and stack
+ *	record into (marker_event_print()); a reference taken with
+ *	trace_get_event_file() while @print
+ * @put_node: link in a list of events whose @print_file is being put
+ * @put_file: the file being put
+ * @rcu: marker_event_print() finds events under rcu_read_lock(): freed
+ *	after a grace period
  * @nargs: the number of arguments
  * @strings: some arguments are strings
  * @size: the size of a record without its strings
@@ -87,7 +97,8 @@ struct marker_event_field {
  * @name: the marker's name, the event's
  *
  * All fields under event_mutex; the fixed part (from @nargs down) is
- * written before the event is added, and only read after.
+ * written before the event is added, and only read after. @hlist and
+ * @print_file are also read at hits, under rcu_read_lock().
  */
 struct marker_event {
 	struct hlist_node hlist;
@@ -97,6 +108,12 @@ struct marker_event {
 	struct list_head links;
 	unsigned long seen;
 	bool added;
+	bool print;
+	bool print_failed;
+	struct trace_event_file __rcu *print_file;
+	struct list_head put_node;
+	struct trace_event_file *put_file;
+	struct rcu_head rcu;
 	unsigned int nargs;
 	bool strings;
 	unsigned int size;
@@ -119,7 +136,10 @@ struct marker_event_link {
  */
 static struct mutex *marker_event_mutex;
 
-/* Every event, by name; under marker_event_mutex. */
+/*
+ * Every event, by name; under marker_event_mutex, and read at hits under
+ * rcu_read_lock() (marker_event_print()).
+ */
 static DEFINE_HASHTABLE(marker_event_table, MARKER_EVENT_HASH_BITS);
 static unsigned long marker_event_gen;	/* under marker_event_mutex */
 static bool marker_events_closing;	/* under marker_event_mutex */
@@ -269,6 +289,52 @@ static void marker_event_ftrace(void *data, struct marker_site *site,
 		marker_event_ftrace_strs(file, ev, args);
 	else
 		marker_event_ftrace_record(file, ev, args, NULL, 0);
+}
+
+/**
+ * marker_event_print() - record a hit of print or stack as its marker's event
+ * @site: the site that fired
+ * @args: its arguments
+ *
+ * Writes the event of @site's name into the "markers" instance, as an
+ * enabled event would, with the instance's filter and triggers for it: the
+ * one output path of print, stack and the tracing tools. Nothing when the
+ * event is also enabled in that instance: its own probe records the hit.
+ *
+ * Context: a probe of @site, preemption disabled.
+ * Return: true if the event took the hit (recorded, filtered out or
+ * soft-disabled), false if print must write it as text: no event for the
+ * name yet, none at all, or a site whose signature is not the event's.
+ */
+bool marker_event_print(struct marker_site *site, const u64 *args)
+{
+	struct trace_event_file *file;
+	struct marker_event *ev;
+	bool took = false;
+
+	if (!marker_event_mutex)
+		return false;
+	rcu_read_lock();
+	hash_for_each_possible_rcu(marker_event_table, ev, hlist,
+				   full_name_hash(NULL, site->name,
+						  strlen(site->name))) {
+		if (strcmp(ev->name, site->name))
+			continue;
+		file = rcu_dereference(ev->print_file);
+		if (!file || !marker_event_fits(ev, site))
+			break;
+		took = true;
+		if (READ_ONCE(file->flags) & EVENT_FILE_FL_ENABLED ||
+		    trace_trigger_soft_disabled(file))
+			break;
+		if (ev->strings)
+			marker_event_ftrace_strs(file, ev, args);
+		else
+			marker_event_ftrace_record(file, ev, args, NULL, 0);
+		break;
+	}
+	rcu_read_unlock();
+	return took;
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -628,6 +694,23 @@ static void marker_event_free(struct marker_event *ev)
 	kfree(ev);
 }
 
+static void marker_event_free_rcu(struct rcu_head *rcu)
+{
+	marker_event_free(container_of(rcu, struct marker_event, rcu));
+}
+
+/*
+ * Take @ev out of marker_event_table and free it once marker_event_print()
+ * cannot see it: after a grace period (marker_events_exit() waits for the
+ * callbacks).
+ */
+static void marker_event_unhash(struct marker_event *ev)
+{
+	lockdep_assert_held(marker_event_mutex);
+	hash_del_rcu(&ev->hlist);
+	call_rcu(&ev->rcu, marker_event_free_rcu);
+}
+
 /* The event of @site's name, typed from its signature; not added yet. */
 static struct marker_event *marker_event_alloc(const struct marker_site *site)
 {
@@ -710,7 +793,7 @@ static int marker_event_add(struct marker_event *ev)
  * Take @ev from the tracing core and free it, unless it is in use: enabled
  * in an instance, open in perf (the core refuses both with -EBUSY) or
  * referenced (a trigger's enable_event, an event probe, a kernel user of
- * trace_get_event_file()).
+ * trace_get_event_file(), print's @print_file until it is put).
  */
 static int marker_event_remove(struct marker_event *ev)
 {
@@ -722,8 +805,7 @@ static int marker_event_remove(struct marker_event *ev)
 	ret = trace_remove_event_call(&ev->call);	/* unregisters its id */
 	if (ret)
 		return ret;
-	hash_del(&ev->hlist);
-	marker_event_free(ev);
+	marker_event_unhash(ev);
 	return 0;
 }
 
@@ -754,10 +836,53 @@ void marker_events_lock(void)
 		mutex_lock(marker_event_mutex);
 }
 
+static void marker_events_print_files(void);
+
+/**
+ * marker_events_unlock() - release event_mutex, then give print and stack
+ *	the events they record into
+ *
+ * Context: process context, may sleep; nothing held that nests inside
+ * event_mutex (trace_get_event_file() and trace_put_event_file() take it).
+ */
 void marker_events_unlock(void)
 {
-	if (marker_event_mutex)
-		mutex_unlock(marker_event_mutex);
+	if (!marker_event_mutex)
+		return;
+	mutex_unlock(marker_event_mutex);
+	marker_events_print_files();
+}
+
+/**
+ * marker_events_sync() - follow a change of the registry outside its
+ *	module notifier: print or stack connected or disconnected
+ *
+ * Context: process context, may sleep; not under marker_mutex,
+ * marker_offer_mutex or event_mutex.
+ */
+void marker_events_sync(void)
+{
+	marker_events_lock();
+	marker_events_update();
+	marker_events_unlock();
+}
+
+/* Has a site of @e print or stack connected? Under marker_mutex. */
+static bool marker_entry_prints(struct marker_entry *e)
+{
+	struct marker_funcs *funcs;
+	struct marker_site *site;
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(site, &e->sites, node) {
+		funcs = __marker_site_funcs(site);
+		for (i = 0; funcs && i < funcs->nr; i++)
+			if (funcs->f[i].generic &&
+			    __marker_action_formats(funcs->f[i].func))
+				return true;
+	}
+	return false;
 }
 
 /**
@@ -803,16 +928,22 @@ void marker_events_update(void)
 					e->name);
 				continue;
 			}
-			hash_add(marker_event_table, &ev->hlist,
-				 full_name_hash(NULL, ev->name, strlen(ev->name)));
+			hash_add_rcu(marker_event_table, &ev->hlist,
+				     full_name_hash(NULL, ev->name,
+						    strlen(ev->name)));
 		}
 		ev->seen = gen;
+		ev->print = marker_entry_prints(e);
+		if (!ev->print)
+			ev->print_failed = false;
 	}
 	mutex_unlock(&marker_mutex);
 
 	/* then the tracing core, which takes trace_types_lock */
 	hash_for_each_safe(marker_event_table, bkt, tmp, ev, hlist) {
 		if (ev->seen != gen) {
+			ev->print = false;
+			ev->print_failed = false;
 			if (ev->added)
 				marker_event_remove(ev);	/* or stays inert */
 			continue;
@@ -823,20 +954,128 @@ void marker_events_update(void)
 		if (ret) {
 			pr_warn("event markers/%s: cannot add it (%d): no event\n",
 				ev->name, ret);
-			hash_del(&ev->hlist);
-			marker_event_free(ev);
+			marker_event_unhash(ev);
 			continue;
 		}
 		ev->added = true;
 	}
 }
 
+/*
+ * Put the print files of the events that no longer print: detached under
+ * event_mutex, put after a grace period (marker_event_print() reads them
+ * under rcu_read_lock()) and without event_mutex, which
+ * trace_put_event_file() takes. An event is not removed, so not freed,
+ * while its file is held (call->refcnt).
+ *
+ * Return: whether one was put: its event may be removable now.
+ */
+static bool marker_events_put_files(void)
+{
+	struct trace_event_file *file;
+	struct marker_event *ev, *tmp;
+	unsigned int bkt;
+	LIST_HEAD(put);
+
+	mutex_lock(marker_event_mutex);
+	hash_for_each(marker_event_table, bkt, ev, hlist) {
+		file = rcu_dereference_protected(ev->print_file,
+						 lockdep_is_held(marker_event_mutex));
+		if (ev->print || !file)
+			continue;
+		RCU_INIT_POINTER(ev->print_file, NULL);
+		ev->put_file = file;
+		list_add_tail(&ev->put_node, &put);
+	}
+	mutex_unlock(marker_event_mutex);
+	if (list_empty(&put))
+		return false;
+	synchronize_rcu();
+	list_for_each_entry_safe(ev, tmp, &put, put_node)
+		trace_put_event_file(ev->put_file);	/* @ev may go now */
+	return true;
+}
+
+/* The next event that prints and has no file yet: a copy of its name. */
+static char *marker_events_next_print(void)
+{
+	struct marker_event *ev;
+	unsigned int bkt;
+	char *name;
+
+	lockdep_assert_held(marker_event_mutex);
+	hash_for_each(marker_event_table, bkt, ev, hlist) {
+		if (!ev->added || !ev->print || ev->print_failed ||
+		    rcu_access_pointer(ev->print_file))
+			continue;
+		name = kstrdup(ev->name, GFP_KERNEL);
+		if (name)
+			return name;
+		ev->print_failed = true;
+		pr_warn("event markers/%s: no memory: print and stack write it as text\n",
+			ev->name);
+	}
+	return NULL;
+}
+
+/*
+ * Get the file of each event that prints and has none, in the "markers"
+ * instance, one at a time: trace_get_event_file() takes trace_types_lock
+ * and event_mutex itself. Published for marker_event_print(). A failure is
+ * said once, and print writes the name's hits as text until it no longer
+ * prints.
+ */
+static void marker_events_get_files(void)
+{
+	struct trace_event_file *file;
+	struct marker_event *ev;
+	char *name;
+
+	for (;;) {
+		mutex_lock(marker_event_mutex);
+		name = marker_events_next_print();
+		mutex_unlock(marker_event_mutex);
+		if (!name)
+			return;
+		file = trace_get_event_file(MARKER_INSTANCE, MARKER_EVENT_SYSTEM,
+					    name);
+		mutex_lock(marker_event_mutex);
+		ev = marker_event_find(name);
+		if (ev && ev->print && !rcu_access_pointer(ev->print_file)) {
+			if (!IS_ERR(file) && file->event_call == &ev->call) {
+				rcu_assign_pointer(ev->print_file, file);
+				file = NULL;
+			} else if (IS_ERR(file)) {
+				ev->print_failed = true;
+				pr_warn("event markers/%s: not found in instance \"%s\" (%ld): print and stack write it as text\n",
+					name, MARKER_INSTANCE, PTR_ERR(file));
+			}
+		}
+		mutex_unlock(marker_event_mutex);
+		if (!IS_ERR_OR_NULL(file))
+			trace_put_event_file(file);	/* of an event gone since */
+		kfree(name);
+	}
+}
+
+/*
+ * After a change, with event_mutex released: the print files that went,
+ * then the events only they kept, then the print files that are wanted.
+ */
+static void marker_events_print_files(void)
+{
+	if (marker_events_put_files()) {
+		mutex_lock(marker_event_mutex);
+		marker_events_update();
+		mutex_unlock(marker_event_mutex);
+	}
+	marker_events_get_files();
+}
+
 /* An event's last user went: remove it if its sites went too. */
 static void marker_events_work_fn(struct work_struct *work)
 {
-	marker_events_lock();
-	marker_events_update();
-	marker_events_unlock();
+	marker_events_sync();
 }
 
 /**
@@ -859,9 +1098,7 @@ void marker_events_init(void)
 		pr_warn("no trace events for markers: event_mutex not found (CONFIG_KPROBES and CONFIG_KALLSYMS_ALL?); the print action still writes to ftrace\n");
 		return;
 	}
-	marker_events_lock();
-	marker_events_update();
-	marker_events_unlock();
+	marker_events_sync();
 }
 
 /**
@@ -882,14 +1119,15 @@ void marker_events_exit(void)
 		return;
 	marker_events_lock();
 	marker_events_closing = true;
-	marker_events_unlock();
+	hash_for_each(marker_event_table, bkt, ev, hlist)
+		ev->print = false;
+	marker_events_unlock();			/* puts every print file */
 	cancel_work_sync(&marker_events_work);	/* sees marker_events_closing */
 
 	marker_events_lock();
 	hash_for_each_safe(marker_event_table, bkt, tmp, ev, hlist) {
 		if (!ev->added) {
-			hash_del(&ev->hlist);
-			marker_event_free(ev);
+			marker_event_unhash(ev);
 			continue;
 		}
 		if (marker_event_remove(ev))
@@ -897,4 +1135,5 @@ void marker_events_exit(void)
 			       ev->name);
 	}
 	marker_events_unlock();
+	rcu_barrier();		/* marker_event_free_rcu() is ours */
 }

@@ -1002,8 +1002,9 @@ static const struct mc_cmd commands[] = {
 		"matches, now or when its module loads. Every action counts the\n"
 		"hits (see list).\n\n"
 		"  --action count   only count (the default)\n"
-		"  --action print   print the marker's name and formatted arguments\n"
-		"                   to the ftrace instance \"markers\" (see watch)\n"
+		"  --action print   record the marker's trace event, its name and\n"
+		"                   formatted arguments, into the ftrace instance\n"
+		"                   \"markers\" (see watch)\n"
 		"  --action stack   print them with a stack trace\n\n"
 		"Exits 2 if no loaded marker matches, or NAME|GLOB is already\n"
 		"enabled; the kernel log says why.\n",
@@ -1041,7 +1042,7 @@ static const struct mc_cmd commands[] = {
 		"Does not need the registry.\n",
 	},
 	{
-		"watch", cmd_watch, "watch [--count N]", "stream what print and stack print",
+		"watch", cmd_watch, "watch [--count N]", "stream what print and stack record",
 		"Copy the output of the print and stack actions, the trace_pipe of\n"
 		"the ftrace instance \"markers\", to stdout until interrupted.\n"
 		"Reading consumes: each line is shown to one reader only.\n\n"

@@ -262,6 +262,67 @@ t_event_outlives_its_module() {
 	return $rc
 }
 
+# print and stack record the marker's event into the "markers" instance:
+# the line reads as the marker's format, not as trace_printk()'s text
+# (__marker_print), the instance's filter of the event applies, enabling
+# it there too records a hit once, and the listing still counts the hits.
+# print's hold on the event does not keep it when its module goes, and it
+# records again when the module returns. The loader's print does the same.
+t_event_print_records_the_event() {
+	ev_reset
+	rc=0
+	iev=$INSTANCE/events/markers/test_named
+	before=$(hits_of test_named marker_test_sites)
+	echo >$INSTANCE/trace
+	echo 'enable test_named print' >$DBG/markers/control || return 1
+	fire 2
+	[ "$(grep -c ' test_named: value=[12] name=blah int=-[12]$' $INSTANCE/trace)" = 2 ] ||
+		{ fail "print: $(cat $INSTANCE/trace)"; rc=1; }
+	! grep -q __marker_print $INSTANCE/trace || { fail "written as text"; rc=1; }
+	echo 'value == 2' >$iev/filter || rc=1
+	echo >$INSTANCE/trace
+	fire 3
+	[ "$(grep -c ' test_named: ' $INSTANCE/trace)" = 1 ] &&
+		grep -q ' test_named: value=2 name=blah int=-2$' $INSTANCE/trace ||
+		{ fail "instance filter: $(cat $INSTANCE/trace)"; rc=1; }
+	echo 0 >$iev/filter
+	echo 1 >$iev/enable || rc=1
+	echo >$INSTANCE/trace
+	fire 1
+	[ "$(grep -c ' test_named: ' $INSTANCE/trace)" = 1 ] ||
+		{ fail "enabled and printed: $(cat $INSTANCE/trace)"; rc=1; }
+	echo 0 >$iev/enable
+	[ "$(hits_of test_named marker_test_sites)" = $((before + 6)) ] ||
+		{ fail "hits: $(site test_named marker_test_sites)"; rc=1; }
+	rmmod marker_test_sites || return 1
+	ev_gone test_named || { fail "print kept the event: $(ls $EV)"; rc=1; }
+	insmod marker_test_sites.ko || return 1
+	echo >$INSTANCE/trace
+	fire 1
+	grep -q ' test_named: value=1 name=blah int=-1$' $INSTANCE/trace &&
+		! grep -q __marker_print $INSTANCE/trace ||
+		{ fail "print after return: $(cat $INSTANCE/trace)"; rc=1; }
+	echo 'disable test_named' >$DBG/markers/control || rc=1
+	echo 'enable test_named stack' >$DBG/markers/control || rc=1
+	echo >$INSTANCE/trace
+	fire 1
+	grep -A1 ' test_named: value=1 name=blah int=-1$' $INSTANCE/trace |
+		grep -q ' => ' || { fail "stack: $(cat $INSTANCE/trace)"; rc=1; }
+	echo 'disable test_named' >$DBG/markers/control || rc=1
+	# the loader's print is the same action
+	insmod marker_loader.ko markers=test_named action=print || rc=1
+	echo >$INSTANCE/trace
+	fire 1
+	grep -q ' test_named: value=1 name=blah int=-1$' $INSTANCE/trace &&
+		! grep -q __marker_print $INSTANCE/trace ||
+		{ fail "loader print: $(cat $INSTANCE/trace)"; rc=1; }
+	rmmod marker_loader || rc=1
+	ev_disarmed test_named || rc=1
+	echo >$INSTANCE/trace
+	ev_reset
+	return $rc
+}
+
 # markerctl list shows each marker's event: on while enabled, trigger
 # while a trigger arms it without recording, off otherwise.
 t_event_state_in_markerctl() {
@@ -293,4 +354,5 @@ t_event_pins_registry() {
 # shellcheck disable=SC2034 # used by run-tests.sh
 EVENT_TESTS="event_format_typed event_enable_records event_filter_and_hist
 event_triggers event_latency_between_two_markers event_bad_arguments_never_fault
-event_outlives_its_module event_pins_registry event_state_in_markerctl"
+event_outlives_its_module event_pins_registry event_state_in_markerctl
+event_print_records_the_event"
