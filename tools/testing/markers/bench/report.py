@@ -635,9 +635,9 @@ def evaluate(by, sites, scale):
                   'The out-of-line parts of every site call only: %s. Typed '
                   'probes get the arguments as C arguments, generic ones as a '
                   'u64 array with the site\'s signature; nothing reads the '
-                  'format (the registry\'s print action formats its output '
-                  'line with vsnprintf, which is printing, not argument '
-                  'parsing).' % (', '.join('`%s`' % c for c in sorted(calls)) or
+                  'format (the registry\'s print action records the event; '
+                  'only its text fallback formats with vsnprintf, which is '
+                  'printing, not argument parsing).' % (', '.join('`%s`' % c for c in sorted(calls)) or
                                  'nothing')))
 
     # 5. arming 1000 markers
