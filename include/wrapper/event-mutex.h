@@ -17,14 +17,13 @@
  * marker_event_mutex_find() - the address of the tracing core's event_mutex
  *
  * No kernel exports event_mutex (6.1 nor 6.12), so a module cannot link
- * against it. register_kprobe()
- * resolves a symbol with kallsyms (data symbols too, CONFIG_KALLSYMS_ALL)
- * and stores the address in the kprobe before its text check refuses a
- * kprobe on data: the way LTTng-modules finds kallsyms_lookup_name() since
- * upstream "kallsyms: unexport kallsyms_lookup_name() and
- * kallsyms_on_each_symbol()" (v5.7-rc1). What it finds must be the start
- * of a symbol named event_mutex, which sprint_symbol() checks; nothing is
- * ever called through it.
+ * against it. register_kprobe() resolves a symbol with kallsyms (data
+ * symbols too, CONFIG_KALLSYMS_ALL) and stores the address in the kprobe
+ * before its text check refuses a kprobe on data: the way LTTng-modules
+ * finds kallsyms_lookup_name() since upstream "kallsyms: unexport
+ * kallsyms_lookup_name() and kallsyms_on_each_symbol()" (v5.7-rc1). What
+ * it finds must be the start of a symbol named event_mutex, which
+ * sprint_symbol() checks; nothing is ever called through it.
  *
  * Context: process context, may sleep.
  * Return: the mutex, or NULL (no kprobes, no KALLSYMS_ALL, or a check
