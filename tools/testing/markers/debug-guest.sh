@@ -16,6 +16,10 @@
 # - marker.ko as built in tree (CONFIG_MARKERS=m) is loaded and finds the
 #   sites of a module.
 #
+# The suite runs whole, Debian's perf, bpftrace and trace-cmd included
+# (tests-tools.sh): vm.sh --hostfs shares the host's root over the 9p that
+# configs/debug.config builds in.
+#
 # Exit: nonzero if the suite failed, a check failed or kmemleak found leaks.
 
 # shellcheck source=SCRIPTDIR/ktap.sh
@@ -44,7 +48,7 @@ echo scan >"$KMEMLEAK"
 echo clear >"$KMEMLEAK"
 
 rc=0
-MARKERS_SUITE_TOOLS=0 MARKERS_SUITE_DEBUG=1 sh ./suite.sh || rc=$?
+MARKERS_SUITE_DEBUG=1 sh ./suite.sh || rc=$?
 dmesg -c >/dev/null		# the suite printed it
 
 t_intree_marker_ko() {

@@ -384,8 +384,9 @@ stage_debug() {
 		result "$status" "debug: $desc"
 	done < <(KDIR=$debug_o "$here/third-party.sh" near-zero "$payload")
 
-	# slub_debug=A,kmalloc-*: the caches tests-faults.sh may fail
-	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" \
+	# slub_debug=A,kmalloc-*: the caches tests-faults.sh may fail;
+	# --hostfs: the tools tests (9p is built into this kernel)
+	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" --hostfs \
 		--append "loglevel=6 panic_print=0x20 slub_debug=A,kmalloc-* $append" \
 		--timeout "$timeout" \
 		--log "$out/debug.log" --payload "$payload" \

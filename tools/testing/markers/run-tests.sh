@@ -860,13 +860,6 @@ t_unload_everything() {
 . ./tests-events.sh
 # shellcheck source=SCRIPTDIR/tests-tools.sh
 . ./tests-tools.sh
-# The debug kernel (debug-guest.sh) is a small one without 9p, BPF or perf
-# events: it runs the suite without Debian's tools, and says so. Everywhere
-# else they run, and fail without the host's root.
-if [ "${MARKERS_SUITE_TOOLS:-1}" = 0 ]; then
-	echo "# the tools tests run on the distro kernels only: $TOOLS_TESTS"
-	TOOLS_TESTS=
-fi
 # shellcheck source=SCRIPTDIR/tests-irq.sh
 . ./tests-irq.sh
 # shellcheck source=SCRIPTDIR/tests-stress.sh

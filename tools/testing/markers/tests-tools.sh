@@ -15,14 +15,18 @@
 # attached; each leaves them so.
 
 # tt_run CMD: run the command line CMD in the host's root, in /tmp, output
-# in /tmp/tt.out (stdout and stderr), never longer than 120 s. "WARNING:"
-# in the tools' messages would read as a kernel warning in the log: tt_out
-# prints them with it spelled otherwise.
+# in /tmp/tt.out (stdout and stderr), never longer than 120 s, or 600 s on
+# the debug kernel, where bpftrace starts slowly (KASAN, no BTF): its
+# tracepoint test took 175 s there once.
+# "WARNING:" in the tools' messages would read as a kernel warning in the
+# log: tt_out prints them with it spelled otherwise.
 tt_run() {
 	[ -x /host/usr/bin/perf ] || fail "no /host/usr/bin/perf: vm.sh --hostfs?" ||
 		return 1
 	tt_rc=0
-	timeout 120 chroot /host /usr/bin/env HOME=/tmp \
+	tt_limit=120
+	[ "${MARKERS_SUITE_DEBUG:-0}" = 1 ] && tt_limit=600
+	timeout "$tt_limit" chroot /host /usr/bin/env HOME=/tmp \
 		PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/sh -c "cd /tmp && $1" >/host/tmp/tt.out 2>&1 || tt_rc=$?
 	return $tt_rc
