@@ -140,7 +140,8 @@ struct marker_site;
  * typedef marker_generic_fn - a probe that accepts any marker
  * @data: the probe's private data
  * @site: the site that fired; @site->sig gives the type of each argument
- * @args: the arguments, each converted to u64 (signed types sign-extended)
+ * @args: the site's @site->nargs arguments, each converted to u64 (signed
+ *	types sign-extended); nothing after the last
  */
 typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
 				  const u64 *args);
@@ -302,15 +303,7 @@ struct marker_probe {
 #define __MARKER_ARG_LOCAL(i, a)	__auto_type __marg##i = (a);
 #define __MARKER_ARG_NAME(i, a)		__marg##i
 #define __MARKER_ARG_TYPE(i, a)		typeof(__marg##i)
-#define __MARKER_ARG_U64(i, a)		(u64)(__marg##i),
-
-/* The arguments as MARKER_MAX_ARGS u64 values, zeroes after the last. */
-#define __MARKER_FIRST_ARGS_(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, ...) \
-	a0, a1, a2, a3, a4, a5, a6, a7, a8, a9
-#define __MARKER_FIRST_ARGS(...)	__MARKER_FIRST_ARGS_(__VA_ARGS__)
-#define __MARKER_U64_ARGS(...)						\
-	__MARKER_FIRST_ARGS(__MARKER_ARGS(__MARKER_ARG_U64,		\
-		__MARKER_SEP_NONE, ##__VA_ARGS__) 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define __MARKER_ARG_U64_C(i, a)	__MARKER_COMMA() (u64)(__marg##i)
 
 /* The arguments must be integers or pointers. */
 #define __MARKER_ARGS(m, sep, ...) __MARKER_MAP(m, sep, ##__VA_ARGS__)
@@ -468,37 +461,57 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 	"__marker_tramp_" #name "_" __stringify(id)
 
 /*
- * Several probes, or a generic one: called out of line, once per file, so
- * that the annotated function keeps nothing live across their calls and
- * holds no array (-fstack-protector-strong would add a canary check to
- * every call of the function, armed or not). The arguments travel as u64:
- * on the 64-bit ABIs every integer or pointer argument, whatever its
- * width, takes one 64-bit register or stack slot, so a typed probe called
- * with them reads exactly what MARK() passed, and ignores the padding (as
- * tracepoints' tp_stub_func ignores its arguments).
+ * Several probes, or a generic one: called out of line, once per file and
+ * number of arguments, so that the annotated function keeps nothing live
+ * across their calls and holds no array (-fstack-protector-strong would
+ * add a canary check to every call of the function, armed or not). The
+ * arguments travel as u64: on the 64-bit ABIs every integer or pointer
+ * argument, whatever its width, takes one 64-bit register or stack slot,
+ * so a typed probe called with them reads exactly what MARK() passed, and
+ * ignores the padding (as tracepoints' tp_stub_func ignores its
+ * arguments). A generic probe gets the site's nargs of them, no more: a
+ * helper of its own for each count passes and stores only those (a
+ * marker of one argument pays for one, not for MARKER_MAX_ARGS).
  */
-static noinline void __maybe_unused
-__marker_call_all(const struct marker_funcs *funcs, struct marker_site *site,
-		  u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
-		  u64 a7, u64 a8, u64 a9)
-{
-	const u64 args[MARKER_MAX_ARGS] = {
-		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9
-	};
-	unsigned int i;
-
-	for (i = 0; i < funcs->nr; i++) {
-		const struct marker_func *f = &funcs->f[i];
-
-		if (f->generic)
-			((marker_generic_fn)f->func)(f->data, site, args);
-		else
-			((void (*)(void *, u64, u64, u64, u64, u64, u64, u64,
-				   u64, u64, u64))f->func)(f->data, a0, a1, a2,
-							  a3, a4, a5, a6, a7,
-							  a8, a9);
-	}
+#define __MARKER_U64_PARAM_C(i, a)	__MARKER_COMMA() u64 __mu##i
+#define __MARKER_U64_NAME_C(i, a)	__MARKER_COMMA() __mu##i
+#define __MARKER_U64_NAME(i, a)		__mu##i
+#define __MARKER_DEFINE_CALL_ALL(...)					\
+static noinline void __maybe_unused					\
+__MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
+	const struct marker_funcs *funcs, struct marker_site *site	\
+	__MARKER_ARGS(__MARKER_U64_PARAM_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
+{									\
+	const u64 args[__MARKER_NARGS(__VA_ARGS__) ?: 1] = {		\
+		__MARKER_ARGS(__MARKER_U64_NAME, __MARKER_COMMA,	\
+			      ##__VA_ARGS__)				\
+	};								\
+	const struct marker_func *f, *end = funcs->f + funcs->nr;	\
+									\
+	for (f = funcs->f; f < end; f++) {				\
+		if (f->generic)						\
+			((marker_generic_fn)f->func)(f->data, site, args); \
+		else							\
+			((void (*)(void *__MARKER_ARGS(			\
+				__MARKER_U64_PARAM_C, __MARKER_SEP_NONE, \
+				##__VA_ARGS__)))f->func)(f->data	\
+				__MARKER_ARGS(__MARKER_U64_NAME_C,	\
+					      __MARKER_SEP_NONE,	\
+					      ##__VA_ARGS__));		\
+	}								\
 }
+
+__MARKER_DEFINE_CALL_ALL()
+__MARKER_DEFINE_CALL_ALL(_)
+__MARKER_DEFINE_CALL_ALL(_, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _)
+__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _, _)
 
 /*
  * The registry's grace period covers a probe only where RCU watches the
@@ -537,8 +550,11 @@ do {									\
 					__MARKER_ARG_NAME_C,		\
 					__MARKER_SEP_NONE, ##__VA_ARGS__)); \
 		} else {						\
-			__marker_call_all(__mf, (site),			\
-					  __MARKER_U64_ARGS(__VA_ARGS__)); \
+			__MARKER_CAT(__marker_call_all_,		\
+				     __MARKER_NARGS(__VA_ARGS__))(__mf, (site) \
+				__MARKER_ARGS(__MARKER_ARG_U64_C,	\
+					      __MARKER_SEP_NONE,	\
+					      ##__VA_ARGS__));		\
 		}							\
 	}								\
 	preempt_enable_notrace();					\

@@ -617,10 +617,12 @@ def evaluate(by, sites, scale):
                       'met' if ok else 'not met',
                       'A fire (armed minus disarmed), one empty probe: '
                       'generic %s instructions, typed %s (%s×); three '
-                      'probes: generic %s, typed %s a pass. The generic '
-                      'probe is reached through the site\'s generic '
-                      'trampoline, which stores every argument as a u64 '
-                      'with the signature, then one indirect call.' % (
+                      'probes: generic %s, typed %s a pass. The typed '
+                      'probe is a direct jump from the site\'s trampoline; '
+                      'the generic one is called by the several-probe '
+                      'helper for the marker\'s number of arguments, which '
+                      'stores them as u64 in an array, then makes one '
+                      'indirect call.' % (
                           fmt(fg), fmt(ft), fmt(ratio(fg, ft)),
                           fmt(g3), fmt(ty3))))
 
