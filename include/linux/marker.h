@@ -262,21 +262,24 @@ struct marker_probe {
 #define __MARKER_NARGS(...) \
 	__MARKER_NARGS_(_, ##__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
-/* __MARKER_MAP(m, sep, a, b, ...) -> m(1, a) sep() m(2, b) ... */
-#define __MARKER_MAP(m, sep, ...) \
-	__MARKER_CAT(__MARKER_MAP_, __MARKER_NARGS(__VA_ARGS__))(m, sep, ##__VA_ARGS__)
-#define __MARKER_MAP_0(m, s)
-#define __MARKER_MAP_1(m, s, a)		m(1, a)
-#define __MARKER_MAP_2(m, s, a, ...)	m(2, a) s() __MARKER_MAP_1(m, s, __VA_ARGS__)
-#define __MARKER_MAP_3(m, s, a, ...)	m(3, a) s() __MARKER_MAP_2(m, s, __VA_ARGS__)
-#define __MARKER_MAP_4(m, s, a, ...)	m(4, a) s() __MARKER_MAP_3(m, s, __VA_ARGS__)
-#define __MARKER_MAP_5(m, s, a, ...)	m(5, a) s() __MARKER_MAP_4(m, s, __VA_ARGS__)
-#define __MARKER_MAP_6(m, s, a, ...)	m(6, a) s() __MARKER_MAP_5(m, s, __VA_ARGS__)
-#define __MARKER_MAP_7(m, s, a, ...)	m(7, a) s() __MARKER_MAP_6(m, s, __VA_ARGS__)
-#define __MARKER_MAP_8(m, s, a, ...)	m(8, a) s() __MARKER_MAP_7(m, s, __VA_ARGS__)
-#define __MARKER_MAP_9(m, s, a, ...)	m(9, a) s() __MARKER_MAP_8(m, s, __VA_ARGS__)
-#define __MARKER_MAP_10(m, s, a, ...)	m(10, a) s() __MARKER_MAP_9(m, s, __VA_ARGS__)
-#define __MARKER_SEP_NONE()
+/*
+ * __MARKER_MAP(m, a, b, ...) -> m(N, a) m(N - 1, b) ... m(1, z): the index
+ * counts down; a list needs m to bring its own commas.
+ */
+#define __MARKER_MAP(m, ...) \
+	__MARKER_CAT(__MARKER_MAP_, __MARKER_NARGS(__VA_ARGS__))(m, ##__VA_ARGS__)
+#define __MARKER_MAP_0(m)
+#define __MARKER_MAP_1(m, a)		m(1, a)
+#define __MARKER_MAP_2(m, a, ...)	m(2, a) __MARKER_MAP_1(m, __VA_ARGS__)
+#define __MARKER_MAP_3(m, a, ...)	m(3, a) __MARKER_MAP_2(m, __VA_ARGS__)
+#define __MARKER_MAP_4(m, a, ...)	m(4, a) __MARKER_MAP_3(m, __VA_ARGS__)
+#define __MARKER_MAP_5(m, a, ...)	m(5, a) __MARKER_MAP_4(m, __VA_ARGS__)
+#define __MARKER_MAP_6(m, a, ...)	m(6, a) __MARKER_MAP_5(m, __VA_ARGS__)
+#define __MARKER_MAP_7(m, a, ...)	m(7, a) __MARKER_MAP_6(m, __VA_ARGS__)
+#define __MARKER_MAP_8(m, a, ...)	m(8, a) __MARKER_MAP_7(m, __VA_ARGS__)
+#define __MARKER_MAP_9(m, a, ...)	m(9, a) __MARKER_MAP_8(m, __VA_ARGS__)
+#define __MARKER_MAP_10(m, a, ...)	m(10, a) __MARKER_MAP_9(m, __VA_ARGS__)
+/* A comma for m to start its item with (a list follows what precedes it). */
 #define __MARKER_COMMA(),
 
 /* The signature character of an expression (arrays decay, as in a call). */
@@ -301,12 +304,7 @@ struct marker_probe {
 #define __MARKER_ARG_CODE(i, a)		__MARKER_TYPE_CODE(a),
 #define __MARKER_TYPE_SIG(i, t)		__MARKER_TYPE_CODE((t)0),
 #define __MARKER_ARG_LOCAL(i, a)	__auto_type __marg##i = (a);
-#define __MARKER_ARG_NAME(i, a)		__marg##i
-#define __MARKER_ARG_TYPE(i, a)		typeof(__marg##i)
 #define __MARKER_ARG_U64_C(i, a)	__MARKER_COMMA() (u64)(__marg##i)
-
-/* The arguments must be integers or pointers. */
-#define __MARKER_ARGS(m, sep, ...) __MARKER_MAP(m, sep, ##__VA_ARGS__)
 
 /* -- The site ------------------------------------------------------------- */
 
@@ -430,8 +428,8 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * installed alone, needs no wrapper for it.
  */
 #define __MARKER_TRAMP_DECL(id, tsym, ...)				\
-	extern void __marker_tramp_##id(void *__MARKER_ARGS(		\
-		__MARKER_ARG_TYPEOF_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
+	extern void __marker_tramp_##id(void *__MARKER_MAP(		\
+		__MARKER_ARG_TYPEOF_C, ##__VA_ARGS__))			\
 		asm(tsym);						\
 	asm(".pushsection .static_call.text, \"ax\"\n"			\
 	    ".ifndef " tsym "\n"					\
@@ -475,16 +473,15 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  */
 #define __MARKER_U64_PARAM_C(i, a)	__MARKER_COMMA() u64 __mu##i
 #define __MARKER_U64_NAME_C(i, a)	__MARKER_COMMA() __mu##i
-#define __MARKER_U64_NAME(i, a)		__mu##i
+#define __MARKER_U64_NAME_T(i, a)	__mu##i,
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline void __maybe_unused					\
 __MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
 	const struct marker_funcs *funcs, struct marker_site *site	\
-	__MARKER_ARGS(__MARKER_U64_PARAM_C, __MARKER_SEP_NONE, ##__VA_ARGS__)) \
+	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
 	const u64 args[__MARKER_NARGS(__VA_ARGS__) ?: 1] = {		\
-		__MARKER_ARGS(__MARKER_U64_NAME, __MARKER_COMMA,	\
-			      ##__VA_ARGS__)				\
+		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
 	};								\
 	const struct marker_func *f, *end = funcs->f + funcs->nr;	\
 									\
@@ -492,12 +489,11 @@ __MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
 		if (f->generic)						\
 			((marker_generic_fn)f->func)(f->data, site, args); \
 		else							\
-			((void (*)(void *__MARKER_ARGS(			\
-				__MARKER_U64_PARAM_C, __MARKER_SEP_NONE, \
+			((void (*)(void *__MARKER_MAP(			\
+				__MARKER_U64_PARAM_C,			\
 				##__VA_ARGS__)))f->func)(f->data	\
-				__MARKER_ARGS(__MARKER_U64_NAME_C,	\
-					      __MARKER_SEP_NONE,	\
-					      ##__VA_ARGS__));		\
+				__MARKER_MAP(__MARKER_U64_NAME_C,	\
+					     ##__VA_ARGS__));		\
 	}								\
 }
 
@@ -537,24 +533,23 @@ static __always_inline bool __marker_rcu_unwatched(const struct marker_site *sit
 #define __MARKER_FIRE(site, id, ...)					\
 do {									\
 	struct marker_funcs *__mf;					\
-	__MARKER_ARGS(__MARKER_ARG_LOCAL, __MARKER_SEP_NONE, ##__VA_ARGS__) \
+	__MARKER_MAP(__MARKER_ARG_LOCAL, ##__VA_ARGS__)			\
 	preempt_disable_notrace();					\
 	__mf = __marker_rcu_unwatched(site) ? NULL :			\
 		rcu_dereference_sched((site)->funcs);			\
 	if (likely(__mf)) {						\
 		if (__mf->direct) {					\
-			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_ARGS( \
+			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_MAP( \
 					__MARKER_ARG_TYPE_C,		\
-					__MARKER_SEP_NONE, ##__VA_ARGS__)), \
-				__mf->f[0].data __MARKER_ARGS(		\
+					##__VA_ARGS__)),		\
+				__mf->f[0].data __MARKER_MAP(		\
 					__MARKER_ARG_NAME_C,		\
-					__MARKER_SEP_NONE, ##__VA_ARGS__)); \
+					##__VA_ARGS__));		\
 		} else {						\
 			__MARKER_CAT(__marker_call_all_,		\
 				     __MARKER_NARGS(__VA_ARGS__))(__mf, (site) \
-				__MARKER_ARGS(__MARKER_ARG_U64_C,	\
-					      __MARKER_SEP_NONE,	\
-					      ##__VA_ARGS__));		\
+				__MARKER_MAP(__MARKER_ARG_U64_C,	\
+					     ##__VA_ARGS__));		\
 		}							\
 	}								\
 	preempt_enable_notrace();					\
@@ -568,8 +563,7 @@ do {									\
 #define __MARK(_name, id, _fmt, ...)					\
 do {									\
 	static const char __marker_sig_##_name[] = {			\
-		__MARKER_ARGS(__MARKER_ARG_CODE, __MARKER_SEP_NONE,	\
-			      ##__VA_ARGS__) '\0'			\
+		__MARKER_MAP(__MARKER_ARG_CODE, ##__VA_ARGS__) '\0'	\
 	};								\
 	__MARKER_TRAMP_DECL(id, __MARKER_TRAMP_SYM(_name, id), ##__VA_ARGS__); \
 	__MARKER_KEY_DEFINE(_name);					\
@@ -637,8 +631,7 @@ do {									\
 {									\
 	.marker	= #_marker,						\
 	.sig	= (const char []){					\
-		__MARKER_ARGS(__MARKER_TYPE_SIG, __MARKER_SEP_NONE,	\
-			      ##__VA_ARGS__) '\0' }			\
+		__MARKER_MAP(__MARKER_TYPE_SIG, ##__VA_ARGS__) '\0' }	\
 		+ BUILD_BUG_ON_ZERO(!__same_type(&(_fn),		\
 				void (*)(void *, ##__VA_ARGS__))),	\
 	.func	= (_fn),						\
