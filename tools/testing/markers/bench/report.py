@@ -672,9 +672,8 @@ def evaluate(by, sites, scale):
             detail += (' With one typed probe a name instead (1000 '
                        'marker_probe_register() calls): arming %d grace '
                        'periods, %d patch batches (key and trampoline); '
-                       'disarming (1000 marker_probe_unregister() calls) %d '
-                       'grace periods: the API has no batch unregister, so '
-                       'each call waits for its own.' % (
+                       'disarming (one marker_probe_unregister_many() of '
+                       'the 1000) %d grace period(s).' % (
                            ta['grace_periods'], ta['patch_batches'],
                            td['grace_periods']))
         goals.append(('Arming 1000 markers: one key update a name; disarming: '
