@@ -16,8 +16,9 @@
 # - marker.ko as built in tree (CONFIG_MARKERS=m) is loaded and finds the
 #   sites of a module.
 #
-# The suite runs whole, Debian's perf, bpftrace and trace-cmd included
-# (tests-tools.sh): vm.sh --hostfs shares the host's root over the 9p that
+# The suite runs whole, with Debian's perf, bpftrace and trace-cmd on the
+# markers' trace events (tests-tools.sh; its kprobe tests are the distro
+# kernels'): vm.sh --hostfs shares the host's root over the 9p that
 # configs/debug.config builds in.
 #
 # Exit: nonzero if the suite failed, a check failed or kmemleak found leaks.
