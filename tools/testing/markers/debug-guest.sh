@@ -16,10 +16,10 @@
 # - marker.ko as built in tree (CONFIG_MARKERS=m) is loaded and finds the
 #   sites of a module.
 #
-# The suite runs whole, with Debian's perf, bpftrace and trace-cmd on the
-# markers' trace events (tests-tools.sh; its kprobe tests are the distro
-# kernels'): vm.sh --hostfs shares the host's root over the 9p that
-# configs/debug.config builds in.
+# The suite runs whole but for the kprobe tests of tests-tools.sh: its
+# tests of the markers' trace events run Debian's perf, bpftrace and
+# trace-cmd here too, from the host's root, which vm.sh --hostfs shares
+# over the 9p that configs/debug.config builds in.
 #
 # Exit: nonzero if the suite failed, a check failed or kmemleak found leaks.
 
