@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/mutex.h>
+#include <linux/percpu-defs.h>
 
 /* The registry's hash table of entries has 1 << MARKER_HASH_BITS buckets. */
 #define MARKER_HASH_BITS	10
@@ -58,6 +59,7 @@ extern struct marker_stats marker_stats;
  * @sites: the known sites of this name (struct marker_site.node)
  * @probes: registered probes naming it exactly, connected or pending
  *	(struct marker_probe.node); pattern probes are on marker_globs
+ * @fired: times "fire" ran its probes (marker_fire.c), apart from the hits
  * @name: the marker's name
  *
  * An entry lives while it has a site or a probe. All fields under
@@ -68,6 +70,7 @@ struct marker_entry {
 	struct hlist_node hlist;
 	struct list_head sites;
 	struct list_head probes;
+	unsigned long fired;
 	char name[];
 };
 
@@ -90,6 +93,7 @@ bool __marker_is_glob(const char *name);
 bool __marker_valid_name(const char *name);
 void __marker_sites_add(struct list_head *found);
 bool __marker_retry(void);
+struct marker_entry *__marker_entry_find(const char *name);
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e);
 bool __marker_site_at_defaults(const struct marker_site *site);
@@ -116,6 +120,10 @@ const char *__marker_copy_str(char *pool, size_t *used, size_t size,
 bool __marker_action_formats(const void *func);
 int __marker_format_check(const struct marker_site *site, char *why,
 			  size_t len);
+
+/* marker_fire.c */
+DECLARE_PER_CPU(bool, marker_firing);
+int marker_fire_command(const char *name, char *args);
 
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);

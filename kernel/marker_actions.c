@@ -40,10 +40,17 @@ static bool marker_tr_owned;
 
 #define MARKER_STACK_DEPTH	16
 
+/* A hit of the code, not one that "fire" made (marker_fire.c). */
+static void marker_count_hit(struct marker_site *site)
+{
+	if (!this_cpu_read(marker_firing))
+		atomic_long_inc(&site->hits);
+}
+
 static void marker_count(void *data, struct marker_site *site,
 			 const u64 *args)
 {
-	atomic_long_inc(&site->hits);
+	marker_count_hit(site);
 }
 
 #define MARKER_FAULT	"(fault)"
@@ -112,7 +119,7 @@ static void __marker_print(struct marker_site *site, const u64 *args)
 static void marker_print(void *data, struct marker_site *site,
 			 const u64 *args)
 {
-	atomic_long_inc(&site->hits);
+	marker_count_hit(site);
 	if (!marker_event_print(site, args))
 		__marker_print(site, args);
 }
@@ -123,7 +130,7 @@ static void marker_stack(void *data, struct marker_site *site,
 	unsigned long entries[MARKER_STACK_DEPTH];
 	unsigned int nr, i;
 
-	atomic_long_inc(&site->hits);
+	marker_count_hit(site);
 	if (!marker_event_print(site, args))
 		__marker_print(site, args);
 	nr = stack_trace_save(entries, ARRAY_SIZE(entries), 1);

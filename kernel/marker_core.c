@@ -176,7 +176,8 @@ static u32 __marker_hash(const char *name)
 	return jhash(name, strlen(name), 0);
 }
 
-static struct marker_entry *__marker_entry_find(const char *name)
+/* The entry of @name, or NULL; under marker_mutex. */
+struct marker_entry *__marker_entry_find(const char *name)
 {
 	struct marker_entry *e;
 

@@ -18,30 +18,33 @@ static struct dentry *marker_debugfs;
 
 /*
  * One line per site:
- *   name module mode state probes hits signature code symbol "format"
- * code: near-zero mode, the bytes at the patchable location of each copy
- * of the site's code (a NOP while disarmed); portable mode, the jump
- * target (over or call). symbol: each copy's kprobe symbol. Copies are
- * comma-separated, in the same order in both columns.
+ *   name module mode state probes hits fired signature code symbol "format"
+ * hits: what the count, print and stack actions counted at this site;
+ * fired: how many times "fire" ran the name's probes (the same on each
+ * line of the name), never counted in the hits. code: near-zero mode,
+ * the bytes at the patchable location of each copy of the site's code (a
+ * NOP while disarmed); portable mode, the jump target (over or call).
+ * symbol: each copy's kprobe symbol. Copies are comma-separated, in the
+ * same order in both columns.
  */
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	struct marker_entry *e;
 	struct marker_site *site;
 
-	seq_puts(m, "# name module mode state probes hits signature code symbol format\n");
+	seq_puts(m, "# name module mode state probes hits fired signature code symbol format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
 			struct marker_funcs *funcs = __marker_site_funcs(site);
 
-			seq_printf(m, "%s %s %s %s %u %ld %s ", site->name,
+			seq_printf(m, "%s %s %s %s %u %ld %lu %s ", site->name,
 				   module_name(site->mod),
 				   site->mode == MARKER_MODE_NEARZERO ?
 					"near-zero" : "portable",
 				   __marker_site_state(site),
 				   funcs ? funcs->nr : 0,
-				   atomic_long_read(&site->hits),
+				   atomic_long_read(&site->hits), e->fired,
 				   *site->sig ? site->sig : "-");
 			if (site->mode == MARKER_MODE_NEARZERO)
 				__marker_site_show_locs(site, m, false);
@@ -257,6 +260,7 @@ static int marker_control_offer(const char *cmd, const char *name)
  *   disable PATTERN
  *   connect NAME
  *   disconnect NAME
+ *   fire NAME [ARG...]
  */
 static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
@@ -275,12 +279,17 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 
 	cmd = __marker_next_word(&p);
 	pattern = cmd ? __marker_next_word(&p) : NULL;
+	/* the probes get pointers to fire's strings: in buf, until it returns */
+	if (pattern && !strcmp(cmd, "fire")) {
+		ret = marker_fire_command(pattern, p);
+		return ret ?: count;
+	}
 	action = pattern ? __marker_next_word(&p) : NULL;
 	if (!cmd || !pattern || (action && __marker_next_word(&p)) ||
 	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action) &&
 	     (strcmp(cmd, "connect") || action) &&
 	     (strcmp(cmd, "disconnect") || action))) {
-		pr_err("control: commands are 'enable PATTERN [ACTION]', 'disable PATTERN', 'connect PROBE' and 'disconnect PROBE'\n");
+		pr_err("control: commands are 'enable PATTERN [ACTION]', 'disable PATTERN', 'connect PROBE', 'disconnect PROBE' and 'fire NAME [ARG...]'\n");
 		return -EINVAL;
 	}
 	if (!strcmp(cmd, "connect") || !strcmp(cmd, "disconnect")) {

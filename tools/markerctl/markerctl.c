@@ -8,6 +8,8 @@
  *	markerctl load PROBE.ko [param=value...]
  *	markerctl unload PROBE
  *	markerctl watch [--count N]
+ *	markerctl fire NAME [ARG...]
+ *	markerctl fuzz NAME [--count N] [--seed S]
  *
  * It reads the registry's debugfs files, writes its control file, streams
  * the "markers" ftrace instance and loads probe modules with libkmod. The
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libkmod.h>
@@ -46,6 +49,9 @@
 #define MC_TRACE_PIPE		"instances/markers/trace_pipe"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* The most arguments a marker has (MARKER_MAX_ARGS) */
+#define MC_MAX_ARGS		10
 
 static const char *progname = "markerctl";
 
@@ -171,6 +177,7 @@ struct mc_site {
 	const char *state;
 	unsigned long long probes;
 	unsigned long long hits;
+	unsigned long long fired;
 	const char *sig;
 	const char *code;
 	const char *symbol;
@@ -197,20 +204,20 @@ static bool parse_count(const char *s, unsigned long long *val)
 
 /*
  * parse_site() - split one line of the list file:
- *	name module mode state probes hits signature code symbol "format"
+ *	name module mode state probes hits fired signature code symbol "format"
  * The format runs from the first '"' to the last one, spaces included.
  * Return: true if @line had that shape.
  */
 static bool parse_site(char *line, struct mc_site *s)
 {
-	const char *field[9];
+	const char *field[10];
 	char *p = line, *quote;
 	size_t len = strlen(line);
 	int i;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
 		line[--len] = '\0';
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < 10; i++) {
 		field[i] = p;
 		p = strchr(p, ' ');
 		if (!p || p == field[i])
@@ -227,11 +234,12 @@ static bool parse_site(char *line, struct mc_site *s)
 	s->module = field[1];
 	s->mode = field[2];
 	s->state = field[3];
-	s->sig = field[6];
-	s->code = field[7];
-	s->symbol = field[8];
+	s->sig = field[7];
+	s->code = field[8];
+	s->symbol = field[9];
 	s->format = p + 1;
-	return parse_count(field[4], &s->probes) && parse_count(field[5], &s->hits);
+	return parse_count(field[4], &s->probes) &&
+	       parse_count(field[5], &s->hits) && parse_count(field[6], &s->fired);
 }
 
 static void free_sites(struct mc_sites *sites)
@@ -359,7 +367,7 @@ static void widen_count(int *width, unsigned long long val)
 static void print_table(const struct mc_sites *sites)
 {
 	int name = 0, module = 0, mode = 0, state = 0, probes = 0, hits = 0;
-	int sig = 0, event = 0;
+	int fired = 0, sig = 0, event = 0;
 	size_t i;
 
 	widen(&name, "NAME");
@@ -368,6 +376,7 @@ static void print_table(const struct mc_sites *sites)
 	widen(&state, "STATE");
 	widen(&probes, "PROBES");
 	widen(&hits, "HITS");
+	widen(&fired, "FIRED");
 	widen(&sig, "SIGNATURE");
 	widen(&event, "EVENT");
 	for (i = 0; i < sites->nr; i++) {
@@ -379,19 +388,21 @@ static void print_table(const struct mc_sites *sites)
 		widen(&state, s->state);
 		widen_count(&probes, s->probes);
 		widen_count(&hits, s->hits);
+		widen_count(&fired, s->fired);
 		widen(&sig, s->sig);
 		widen(&event, s->event);
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %-*s  %-*s  FORMAT\n",
+	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %-*s  %-*s  FORMAT\n",
 	       name, "NAME", module, "MODULE", mode, "MODE", state, "STATE",
-	       probes, "PROBES", hits, "HITS", sig, "SIGNATURE", event, "EVENT");
+	       probes, "PROBES", hits, "HITS", fired, "FIRED", sig, "SIGNATURE",
+	       event, "EVENT");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
-		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %-*s  %-*s  \"%s\"\n",
+		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %*llu  %-*s  %-*s  \"%s\"\n",
 		       name, s->name, module, s->module, mode, s->mode,
 		       state, s->state, probes, s->probes, hits, s->hits,
-		       sig, s->sig, event, s->event, s->format);
+		       fired, s->fired, sig, s->sig, event, s->event, s->format);
 	}
 }
 
@@ -505,7 +516,8 @@ static void print_json(const struct mc_sites *sites)
 		json_field("module", s->module, false);
 		json_field("mode", s->mode, false);
 		json_field("state", s->state, false);
-		printf("\"probes\": %llu, \"hits\": %llu, ", s->probes, s->hits);
+		printf("\"probes\": %llu, \"hits\": %llu, \"fired\": %llu, ",
+		       s->probes, s->hits, s->fired);
 		json_field("signature", s->sig, false);
 		json_field("code", s->code, false);
 		json_field("symbol", s->symbol, false);
@@ -575,6 +587,20 @@ static const char *control_hint(const char *verb, int err)
 {
 	bool offer = !strcmp(verb, "connect") || !strcmp(verb, "disconnect");
 
+	if (!strcmp(verb, "fire")) {
+		switch (err) {
+		case ENOENT:
+			return "no site of that marker is loaded";
+		case EINVAL:
+			return "not a marker's name, or not its arguments";
+		case ERANGE:
+			return "an integer out of its type's range";
+		case E2BIG:
+			return "command longer than 255 bytes";
+		default:
+			return NULL;
+		}
+	}
 	if (offer) {
 		switch (err) {
 		case ENOENT:
@@ -614,18 +640,51 @@ static bool valid_pattern(const char *pattern)
 	return *pattern && !pattern[strcspn(pattern, " \t\n\r\f\v")];
 }
 
-static int control_write(const char *verb, const char *pattern,
-			 const char *action)
+/*
+ * control_send() - write the command @buf to the control file in one
+ * write(2), the kernel parsing each write on its own; @verb and @what name
+ * it in the messages.
+ */
+static int control_send(const char *verb, const char *what, const char *buf)
 {
-	char path[PATH_MAX], *buf;
+	char path[PATH_MAX];
 	const char *hint;
-	size_t size;
 	ssize_t n;
 	int fd, ret, err;
 
 	ret = mc_debugfs(path, MC_CONTROL);
 	if (ret)
 		return ret;
+	/* debugfs files are never symbolic links: follow none */
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		mc_err("%s: cannot open %s: %s", verb, path, strerror(errno));
+		return MC_EXIT_KERNEL;
+	}
+	n = write(fd, buf, strlen(buf));
+	err = errno;
+	close(fd);
+	if (n < 0) {
+		hint = control_hint(verb, err);
+		mc_err("%s %s: %s%s%s (see dmesg)", verb, what, strerror(err),
+		       hint ? ": " : "", hint ? hint : "");
+		return MC_EXIT_KERNEL;
+	}
+	if ((size_t)n != strlen(buf)) {
+		mc_err("%s %s: short write to %s (%zd of %zu bytes)", verb,
+		       what, path, n, strlen(buf));
+		return MC_EXIT_KERNEL;
+	}
+	return MC_EXIT_OK;
+}
+
+static int control_write(const char *verb, const char *pattern,
+			 const char *action)
+{
+	size_t size;
+	char *buf;
+	int ret;
+
 	size = strlen(verb) + strlen(pattern) + (action ? strlen(action) : 0) + 3;
 	buf = malloc(size);
 	if (!buf) {
@@ -636,28 +695,7 @@ static int control_write(const char *verb, const char *pattern,
 		snprintf(buf, size, "%s %s %s", verb, pattern, action);
 	else
 		snprintf(buf, size, "%s %s", verb, pattern);
-
-	/* debugfs files are never symbolic links: follow none */
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		mc_err("%s: cannot open %s: %s", verb, path, strerror(errno));
-		free(buf);
-		return MC_EXIT_KERNEL;
-	}
-	/* One command, one write: the kernel parses each write on its own. */
-	n = write(fd, buf, strlen(buf));
-	err = errno;
-	close(fd);
-	if (n < 0) {
-		hint = control_hint(verb, err);
-		mc_err("%s %s: %s%s%s (see dmesg)", verb, pattern, strerror(err),
-		       hint ? ": " : "", hint ? hint : "");
-		ret = MC_EXIT_KERNEL;
-	} else if ((size_t)n != strlen(buf)) {
-		mc_err("%s %s: short write to %s (%zd of %zu bytes)", verb,
-		       pattern, path, n, strlen(buf));
-		ret = MC_EXIT_KERNEL;
-	}
+	ret = control_send(verb, pattern, buf);
 	free(buf);
 	return ret;
 }
@@ -982,17 +1020,252 @@ static int cmd_watch(const struct mc_cmd *cmd, int argc, char **argv)
 	return ret;
 }
 
+/*
+ * fire, fuzz: "fire NAME ARG..." to the control file
+ */
+
+/* The longest command the control file takes (MARKER_CONTROL_MAX). */
+#define MC_CONTROL_MAX		255
+
+/* An ARG the control file can carry: in double quotes if it has blanks. */
+static bool valid_arg(const char *arg)
+{
+	return !strpbrk(arg, "\"\n");
+}
+
+/*
+ * fire_send() - fire @name with the @argc arguments in @argv, each quoted
+ * if it is empty or holds a blank; @echo: print the command on stdout.
+ */
+static int fire_send(const char *name, int argc, char **argv, bool echo)
+{
+	char buf[MC_CONTROL_MAX + 2];
+	size_t len;
+	int i;
+
+	len = snprintf(buf, sizeof(buf), "fire %s", name);
+	for (i = 0; i < argc && len < sizeof(buf); i++) {
+		bool quote = !*argv[i] || strpbrk(argv[i], " \t\v\f\r");
+
+		len += snprintf(buf + len, sizeof(buf) - len, quote ? " \"%s\"" : " %s",
+				argv[i]);
+	}
+	if (len >= sizeof(buf)) {
+		mc_err("fire %s: command longer than %d bytes", name, MC_CONTROL_MAX);
+		return MC_EXIT_USAGE;
+	}
+	if (echo)
+		printf("%s\n", buf);
+	return control_send("fire", name, buf);
+}
+
+static int cmd_fire(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	int c, i, ret;
+
+	while ((c = getopt_long(argc, argv, "+:h", help_only, NULL)) != -1) {
+		if (c == 'h')
+			return print_help(cmd);
+		return bad_option(cmd->name, c, argv);
+	}
+	if (argc - optind < 1 || !valid_pattern(argv[optind]))
+		return usage_error(cmd, "expected a NAME, one non-empty word");
+	for (i = optind + 1; i < argc; i++)
+		if (!valid_arg(argv[i]))
+			return usage_error(cmd, "an ARG cannot hold a double quote or a newline");
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = fire_send(argv[optind], argc - optind - 1, argv + optind + 1,
+				false);
+	return ret;
+}
+
+/* The range of each integer type of a signature (enum marker_type). */
+static const struct mc_type {
+	char code;
+	long long min;
+	unsigned long long max;
+} mc_types[] = {
+	{ 'b', 0, 1 },
+	{ 'c', SCHAR_MIN, SCHAR_MAX },
+	{ 'C', 0, UCHAR_MAX },
+	{ 'h', SHRT_MIN, SHRT_MAX },
+	{ 'H', 0, USHRT_MAX },
+	{ 'i', INT_MIN, INT_MAX },
+	{ 'I', 0, UINT_MAX },
+	{ 'l', LONG_MIN, LONG_MAX },
+	{ 'L', 0, ULONG_MAX },
+	{ 'q', LLONG_MIN, LLONG_MAX },
+	{ 'Q', 0, ULLONG_MAX },
+};
+
+/* xorshift64*: the same values for the same --seed, on every machine */
+static unsigned long long fuzz_next(unsigned long long *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * fuzz_value() - a random argument of signature type @code into @buf: for
+ * integers, one time in two a value at an edge of the type's range (0, 1,
+ * -1, the least, the greatest), otherwise any; strings of 0 to 16
+ * printable characters; pointers 0, the only one fire takes.
+ * Return: false if @code is no type of a signature.
+ */
+static bool fuzz_value(char code, unsigned long long *state, char *buf,
+		       size_t size)
+{
+	unsigned long long r = fuzz_next(state), v, span;
+	const struct mc_type *t = NULL;
+	size_t i, len;
+
+	if (code == 'p') {
+		snprintf(buf, size, "0");
+		return true;
+	}
+	if (code == 's') {
+		len = r % 17 < size ? r % 17 : size - 1;
+		for (i = 0; i < len; i++) {
+			buf[i] = ' ' + fuzz_next(state) % ('~' - ' ' + 1);
+			if (buf[i] == '"')
+				buf[i] = '\'';
+		}
+		buf[len] = '\0';
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(mc_types); i++)
+		if (mc_types[i].code == code)
+			t = &mc_types[i];
+	if (!t)
+		return false;
+	/* r's low bit: an edge or any value; v: which edge, or the value */
+	v = fuzz_next(state);
+	span = t->max - (unsigned long long)t->min;
+	if (t->min) {
+		long long edge[] = { 0, 1, -1, t->min, (long long)t->max };
+
+		if (r & 1)
+			snprintf(buf, size, "%lld", edge[v % ARRAY_SIZE(edge)]);
+		else
+			snprintf(buf, size, "%lld", (long long)((unsigned long long)t->min +
+				 (span == ULLONG_MAX ? v : v % (span + 1))));
+	} else {
+		unsigned long long edge[] = { 0, 1, t->max, t->max - 1 };
+
+		if (r & 1)
+			snprintf(buf, size, "%llu", edge[v % ARRAY_SIZE(edge)]);
+		else
+			snprintf(buf, size, "%llu", span == ULLONG_MAX ? v : v % (span + 1));
+	}
+	return true;
+}
+
+static int cmd_fuzz(const struct mc_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long count = 100, seed = 0, state, n;
+	struct mc_sites sites = { NULL, 0, 0 };
+	char path[PATH_MAX], val[MC_MAX_ARGS][24], *args[MC_MAX_ARGS];
+	const char *name, *sig = NULL;
+	bool seeded = false;
+	size_t i, nargs;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":c:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!parse_count(optarg, &count) || !count)
+				return usage_error(cmd, "N is a positive number");
+			break;
+		case 's':
+			if (!parse_count(optarg, &seed))
+				return usage_error(cmd, "S is a number");
+			seeded = true;
+			break;
+		case 'h':
+			return print_help(cmd);
+		default:
+			return bad_option(cmd->name, c, argv);
+		}
+	}
+	if (argc - optind != 1 || !valid_pattern(argv[optind]))
+		return usage_error(cmd, "expected one NAME, one non-empty word");
+	name = argv[optind];
+
+	ret = need_root(cmd->name);
+	if (!ret)
+		ret = need_registry(cmd->name);
+	if (!ret)
+		ret = mc_debugfs(path, MC_LIST);
+	if (!ret)
+		ret = read_sites(path, &sites);
+	for (i = 0; !ret && i < sites.nr && !sig; i++)
+		if (!strcmp(sites.site[i].name, name))
+			sig = sites.site[i].sig;
+	if (!ret && !sig) {
+		mc_err("fuzz: no site of %s is loaded", name);
+		ret = MC_EXIT_KERNEL;
+	}
+	if (ret)
+		goto out;
+	if (!strcmp(sig, "-"))
+		sig = "";
+	nargs = strlen(sig);
+	if (nargs > MC_MAX_ARGS) {
+		mc_err("fuzz: %s: signature '%s' of more than %d arguments",
+		       name, sig, MC_MAX_ARGS);
+		ret = MC_EXIT_KERNEL;
+		goto out;
+	}
+	if (!seeded)
+		seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+	/* xorshift's state must not be 0 */
+	state = seed ^ 0x9e3779b97f4a7c15ULL;
+	printf("# markerctl fuzz %s --count %llu --seed %llu\n", name, count, seed);
+	for (n = 0; !ret && n < count; n++) {
+		for (i = 0; i < nargs; i++) {
+			args[i] = val[i];
+			if (!fuzz_value(sig[i], &state, val[i], sizeof(val[i]))) {
+				mc_err("fuzz: %s: unknown type '%c' in signature '%s'",
+				       name, sig[i], sig);
+				ret = MC_EXIT_KERNEL;
+				goto out;
+			}
+		}
+		fflush(stdout);
+		ret = fire_send(name, (int)nargs, args, true);
+	}
+	if (!ret && fflush(stdout)) {
+		mc_err("fuzz: %s", strerror(errno));
+		ret = MC_EXIT_KERNEL;
+	}
+out:
+	free_sites(&sites);
+	return ret;
+}
+
 static const struct mc_cmd commands[] = {
 	{
 		"list", cmd_list, "list [--json]", "list every marker site",
 		"List every marker site the registry knows, one per line: name,\n"
 		"module, mode (near-zero or portable), state (disarmed, armed,\n"
-		"busy or retrying), probes, hits, signature (one character per\n"
-		"argument, '-' for none) and the quoted format, in aligned columns\n"
-		"after a header line.\n\n"
+		"busy or retrying), probes, hits, fired (the times \"fire\" ran its\n"
+		"probes), signature (one character per argument, '-' for none) and\n"
+		"the quoted format, in aligned columns after a header line.\n\n"
 		"  --json    a JSON array instead: one object per site and per line,\n"
-		"            with the fields above and \"code\"; probes and hits are\n"
-		"            numbers\n",
+		"            with the fields above and \"code\"; probes, hits and\n"
+		"            fired are numbers\n",
 	},
 	{
 		"enable", cmd_enable, "enable NAME|GLOB [--action count|print|stack]",
@@ -1042,6 +1315,25 @@ static const struct mc_cmd commands[] = {
 		"Does not need the registry.\n",
 	},
 	{
+		"fire", cmd_fire, "fire NAME [ARG...]", "run a marker's probes by name",
+		"Run what is connected to the marker NAME (probes, actions, its\n"
+		"trace event) once, as if one of its sites had run, with the ARGs\n"
+		"as its arguments: one per argument of its signature, integers in\n"
+		"decimal, 0x hex or 0 octal, bool as 0/1/y/n, any string, and a\n"
+		"pointer only as 0. Counted in the listing's FIRED column, never in\n"
+		"HITS. Exits 2 if no site of NAME is loaded or an ARG does not fit\n"
+		"its type; the kernel log says why.\n",
+	},
+	{
+		"fuzz", cmd_fuzz, "fuzz NAME [--count N] [--seed S]",
+		"fire a marker with random arguments",
+		"Fire the marker NAME N times (100 by default) with random arguments\n"
+		"of its signature, integers often at the edges of their type's\n"
+		"range, to try its probes on values the code rarely produces. Prints\n"
+		"the seed, then each command as sent; --seed S repeats a run.\n"
+		"Stops at the first refusal (exit 2).\n",
+	},
+	{
 		"watch", cmd_watch, "watch [--count N]", "stream what print and stack record",
 		"Copy the output of the print and stack actions, the trace_pipe of\n"
 		"the ftrace instance \"markers\", to stdout until interrupted.\n"
@@ -1064,7 +1356,7 @@ static void print_usage(FILE *f)
 		"  0  success\n"
 		"  1  usage error: bad command, option or argument, PROBE.ko not found\n"
 		"  2  the kernel refused: the errno's message is printed (enable,\n"
-		"     disable, connect and disconnect: the kernel log says why)\n"
+		"     disable, connect, disconnect and fire: the kernel log says why)\n"
 		"  3  the registry is not loaded (or debugfs is not mounted)\n"
 		"  4  not root\n\n"
 #ifdef MC_TEST_PATHS

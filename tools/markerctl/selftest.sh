@@ -74,17 +74,17 @@ for e in subsys_mark1:'0*' subsys_mark3:1 test_noargs:0; do
 done
 fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
 cat >"$tmp/debug/markers/list" <<EOF
-# name module mode state probes hits signature code symbol format
-subsys_mark1 marker_example near-zero disarmed 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 "%d"
-subsys_mark3 marker_example near-zero armed 1 12345678901234 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 "%d %s"
-test_noargs marker_test_sites portable busy 0 0 - over - "no arguments"
-test_odd m near-zero disarmed 0 0 - 6690 __mark_kprobe_test_odd.m.4 "$fmt_odd"
+# name module mode state probes hits fired signature code symbol format
+subsys_mark1 marker_example near-zero disarmed 0 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 "%d"
+subsys_mark3 marker_example near-zero armed 1 12345678901234 7 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 "%d %s"
+test_noargs marker_test_sites portable busy 0 0 0 - over - "no arguments"
+test_odd m near-zero disarmed 0 0 0 - 6690 __mark_kprobe_test_odd.m.4 "$fmt_odd"
 EOF
 
 # --help and usage errors
 expect 0 "--help" -- mc --help
 check "--help lists the exit codes" -- grep -q '4  not root' "$tmp/out"
-for c in list enable disable connect disconnect load unload watch; do
+for c in list enable disable connect disconnect fire fuzz load unload watch; do
 	expect 0 "$c --help" -- mc $c --help
 	check "$c --help: usage line" -- grep -q "^Usage: markerctl $c" "$tmp/out"
 done
@@ -106,6 +106,14 @@ expect 1 "load: no path" -- mc load
 expect 1 "load: missing file" -- mc load "$tmp/nonexistent.ko"
 expect 1 "load: a directory" -- mc load "$tmp"
 expect 1 "unload: no name" -- mc unload
+expect 1 "fire: no name" -- mc fire
+expect 1 "fire: a name with a space" -- mc fire 'a b' 1
+expect 1 "fire: an argument with a double quote" -- mc fire a 'x"y'
+expect 1 "fire: an argument with a newline" -- mc fire a "$(printf 'x\ny')"
+expect 1 "fuzz: no name" -- mc fuzz
+expect 1 "fuzz: two names" -- mc fuzz a b
+expect 1 "fuzz: zero count" -- mc fuzz a --count 0
+expect 1 "fuzz: bad seed" -- mc fuzz a --seed -1
 expect 1 "watch: bad count" -- mc watch --count abc
 expect 1 "watch: zero count" -- mc watch --count 0
 check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err"
@@ -113,11 +121,11 @@ check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err
 # list
 expect 0 "list" -- mc list
 cat >"$tmp/want" <<EOF
-NAME          MODULE             MODE       STATE     PROBES            HITS  SIGNATURE  EVENT    FORMAT
-subsys_mark1  marker_example     near-zero  disarmed       0               0  i          trigger  "%d"
-subsys_mark3  marker_example     near-zero  armed          1  12345678901234  is         on       "%d %s"
-test_noargs   marker_test_sites  portable   busy           0               0  -          off      "no arguments"
-test_odd      m                  near-zero  disarmed       0               0  -          -        "$fmt_odd"
+NAME          MODULE             MODE       STATE     PROBES            HITS  FIRED  SIGNATURE  EVENT    FORMAT
+subsys_mark1  marker_example     near-zero  disarmed       0               0      0  i          trigger  "%d"
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       "%d %s"
+test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      "no arguments"
+test_odd      m                  near-zero  disarmed       0               0      0  -          -        "$fmt_odd"
 EOF
 check "list: aligned table" -- cmp -s "$tmp/want" "$tmp/out"
 
@@ -128,19 +136,19 @@ import json, sys
 got = json.load(open(sys.argv[1]))
 want = [
  dict(name="subsys_mark1", module="marker_example", mode="near-zero",
-      state="disarmed", probes=0, hits=0, signature="i", code="0f1f440000",
+      state="disarmed", probes=0, hits=0, fired=0, signature="i", code="0f1f440000",
       symbol="__mark_kprobe_subsys_mark1.marker_example.1", format="%d",
       event="trigger"),
  dict(name="subsys_mark3", module="marker_example", mode="near-zero",
-      state="armed", probes=1, hits=12345678901234, signature="is",
+      state="armed", probes=1, hits=12345678901234, fired=7, signature="is",
       code="e9deadbeef,eb05",
       symbol="__mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3",
       format="%d %s", event="on"),
  dict(name="test_noargs", module="marker_test_sites", mode="portable",
-      state="busy", probes=0, hits=0, signature="-", code="over",
+      state="busy", probes=0, hits=0, fired=0, signature="-", code="over",
       symbol="-", format="no arguments", event="off"),
  dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
-      probes=0, hits=0, signature="-", code="6690",
+      probes=0, hits=0, fired=0, signature="-", code="6690",
       symbol="__mark_kprobe_test_odd.m.4", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
       event="-"),
 ]
@@ -150,8 +158,9 @@ cp "$tmp/debug/markers/list" "$tmp/list.good"
 head -1 "$tmp/list.good" >"$tmp/debug/markers/list"
 expect 0 "list --json: no sites" -- mc list --json
 check "list --json: no sites is []" -- [ "$(cat "$tmp/out")" = "[]" ]
-for bad in 'a b c d 0 0 - x' 'a b c d x 0 - x "f"' 'a b c d 0 0 - x f"' \
-	   'a b c d 0 -1 - x "f"' 'a b c d 0 0 - x "' 'a b c d 0 0 - x "f" y'; do
+for bad in 'a b c d 0 0 0 - x' 'a b c d x 0 0 - x "f"' 'a b c d 0 0 0 - x f"' \
+	   'a b c d 0 -1 0 - x "f"' 'a b c d 0 0 0 - x "' 'a b c d 0 0 0 - x "f" y' \
+	   'a b c d 0 0 - x y "f"' 'a b c d 0 0 - x "f"'; do
 	printf '%s\n' "$bad" >"$tmp/debug/markers/list"
 	expect 2 "list: refuses '$bad'" -- mc list
 done
@@ -178,11 +187,56 @@ check "connect: written" -- [ "$(cat "$ctl")" = "connect probe_offered_mark3" ]
 : >"$ctl"
 expect 0 "disconnect" -- mc disconnect probe_offered_mark3
 check "disconnect: written" -- [ "$(cat "$ctl")" = "disconnect probe_offered_mark3" ]
+: >"$ctl"
+expect 0 "fire" -- mc fire subsys_mark3 -5 'two words'
+check "fire: written, a string with a blank quoted" -- \
+	[ "$(cat "$ctl")" = 'fire subsys_mark3 -5 "two words"' ]
+: >"$ctl"
+expect 0 "fire: an empty string" -- mc fire subsys_mark3 0x10 ''
+check "fire: an empty string quoted" -- [ "$(cat "$ctl")" = 'fire subsys_mark3 0x10 ""' ]
+: >"$ctl"
+expect 0 "fire: no arguments" -- mc fire test_noargs
+check "fire: no arguments: written" -- [ "$(cat "$ctl")" = "fire test_noargs" ]
+expect 1 "fire: a command longer than 255 bytes" -- mc fire subsys_mark3 1 "$(printf '%0300d' 0)"
+: >"$ctl"
+expect 0 "fuzz --count 3 --seed 42" -- mc fuzz subsys_mark3 --count 3 --seed 42
+# the fake control file is written over from its start by each command
+fuzz_sent() {
+	[ "$(head -n 1 "$tmp/out")" = "# markerctl fuzz subsys_mark3 --count 3 --seed 42" ] &&
+		[ "$(sed 1d "$tmp/out" | grep -c '^fire subsys_mark3 -\?[0-9]* ')" = 3 ] &&
+		[ "$(head -c "$(tail -n 1 "$tmp/out" | tr -d '\n' | wc -c)" "$ctl")" = \
+		  "$(tail -n 1 "$tmp/out")" ]
+}
+check "fuzz: seed first, then each command as sent" -- fuzz_sent
+cp "$tmp/out" "$tmp/fuzz.1"
+expect 0 "fuzz: the same seed again" -- mc fuzz subsys_mark3 --count 3 --seed 42
+check "fuzz: the same seed, the same commands" -- cmp -s "$tmp/fuzz.1" "$tmp/out"
+: >"$ctl"
+expect 0 "fuzz: many" -- mc fuzz subsys_mark3 --count 400 --seed 7
+check "fuzz: ints in range, at the edges too, strings quoted" -- python3 -c '
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()[1:]
+vals = set()
+for l in lines:
+    m = re.fullmatch(r"fire subsys_mark3 (-?[0-9]+) (\"[^\"]*\"|[^ \"]+)", l)
+    if not m or not -2**31 <= int(m.group(1)) < 2**31:
+        sys.exit("bad: " + l)
+    vals.add(int(m.group(1)))
+sys.exit(len(lines) != 400 or not {0, 1, -1, -2**31, 2**31 - 1} <= vals)' "$tmp/out"
+: >"$ctl"
+expect 0 "fuzz: no arguments" -- mc fuzz test_noargs --count 2
+check "fuzz: no arguments: written" -- [ "$(cat "$ctl")" = "fire test_noargs" ]
+check "fuzz: no arguments: twice" -- [ "$(grep -c '^fire test_noargs$' "$tmp/out")" = 2 ]
+expect 2 "fuzz: a name with no site" -- mc fuzz nosuch
+check "fuzz: no site: says so" -- grep -q 'fuzz: no site of nosuch is loaded' "$tmp/err"
 rm "$ctl"
 mknod "$ctl" c 1 7		# /dev/full: every write fails with ENOSPC
 expect 2 "enable: a refused write" -- mc enable subsys_mark3
 check "enable: errno message and dmesg hint" -- \
 	grep -q '^markerctl: enable subsys_mark3: No space left on device (see dmesg)$' "$tmp/err"
+expect 2 "fire: a refused write" -- mc fire subsys_mark3 1 x
+check "fire: errno message and dmesg hint" -- \
+	grep -q '^markerctl: fire subsys_mark3: No space left on device (see dmesg)$' "$tmp/err"
 rm "$ctl"
 # a control file that is a symbolic link: written through, it would let
 # whoever made the link choose what root overwrites

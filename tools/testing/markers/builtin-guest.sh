@@ -23,11 +23,15 @@ fail() {
 	return 1
 }
 
+# colnum NAME: the number of the listing's field under NAME in its header
+colnum() {
+	head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
+		cut -d: -f1
+}
+
 # col NAME LINE: the field of LINE under NAME in the listing's header
 col() {
-	n=$(head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
-		cut -d: -f1)
-	echo "$2" | awk -v n="$n" '{ print $n }'
+	echo "$2" | awk -v n="$(colnum "$1")" '{ print $n }'
 }
 
 # site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
@@ -116,7 +120,8 @@ t_kprobe_on_builtin_symbol_marker() {
 	grep -q ' W __mark_kprobe_subsys_mark3$' /proc/kallsyms ||
 		fail "no __mark_kprobe_subsys_mark3 in vmlinux's kallsyms" ||
 		return 1
-	own=$(awk '$1 == "subsys_mark3" && $2 == "kernel" { print $9 }' \
+	own=$(awk -v n="$(colnum symbol)" \
+		'$1 == "subsys_mark3" && $2 == "kernel" { print $n }' \
 		/sys/kernel/debug/markers/list)
 	case "$own" in
 	__mark_kprobe_subsys_mark3.*) ;;

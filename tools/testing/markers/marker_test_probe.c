@@ -11,6 +11,8 @@
  *   noargs	test_noargs ()
  *   multi	test_multi (int)
  *   mark1	subsys_mark1 (int), beside probe_example
+ *   scalars	test_scalars (bool, unsigned char, short, unsigned long, long
+ *		long), checks the values marker_test_sites passes
  *
  * /sys/kernel/debug/marker_test_probe/{hits,bad} count the calls, and the
  * calls that saw a wrong argument or ran preemptible.
@@ -61,6 +63,12 @@ static void probe_int(void *data, int i)
 	count(true);
 }
 
+static void probe_scalars(void *data, bool b, unsigned char c, short h,
+			  unsigned long l, long long q)
+{
+	count(b && c == U8_MAX && h == S16_MIN && l == 16 && q == -1);
+}
+
 static void probe_noargs(void *data)
 {
 	count(true);
@@ -77,11 +85,13 @@ static struct marker_probe probes[] = {
 	MARKER_PROBE(test_noargs, probe_noargs, NULL),
 	MARKER_PROBE(test_multi, probe_int, NULL, int),
 	MARKER_PROBE(subsys_mark1, probe_int, NULL, int),
+	MARKER_PROBE(test_scalars, probe_scalars, NULL, bool, unsigned char,
+		     short, unsigned long, long long),
 };
 
 static const char *const names[ARRAY_SIZE(probes)] = {
 	"types", "generic", "mismatch", "tamper", "loop", "noargs", "multi",
-	"mark1",
+	"mark1", "scalars",
 };
 
 static struct marker_probe *chosen;

@@ -4,7 +4,8 @@
  *
  * /sys/kernel/debug/marker_test_sites/
  *   fire	write N: run test_types, test_named, test_noargs, test_multi (two sites,
- *		one of them inlined twice) and test_tamper N times each
+ *		one of them inlined twice), test_tamper and test_scalars N
+ *		times each
  *   spin	write 1: start a kthread running test_loop on the last CPU
  *		in a tight loop; write 0: stop it
  *   tamper	write 1: patch test_tamper's site behind the registry's back,
@@ -23,6 +24,13 @@ static noinline void fire_types(int i)
 	MARK(test_types, "%d %u %hhd %hu %ld %llu %p %s",
 	     i, i * 3u, (s8)-i, (u16)(i + 1000), -(long)i * 100000,
 	     (u64)i << 40, &test_cookie, "blah");
+}
+
+/* The types test_types lacks, with fixed values (marker_test_probe checks) */
+static noinline void fire_scalars(int i)
+{
+	MARK(test_scalars, "%d %hhu %hd %lu %lld", (bool)(i > 0), (u8)U8_MAX,
+	     (short)S16_MIN, 16UL, -1LL);
 }
 
 static inline void fire_multi_inline(int i)
@@ -69,6 +77,7 @@ static ssize_t fire_write(struct file *file, const char __user *ubuf,
 		fire_noargs();
 		fire_multi(i);
 		fire_tamper(i);
+		fire_scalars(i);
 	}
 	return count;
 }

@@ -330,9 +330,9 @@ t_event_state_in_markerctl() {
 	echo 1 >$EV/subsys_mark3/enable || return 1
 	echo 'hist:keys=arg1' >$EV/test_types/trigger || return 1
 	mc_rc 0 list || rc=1
-	awk '$1 == "subsys_mark3" { print $8 }' /tmp/mc.out | grep -qx on &&
-		awk '$1 == "test_types" { print $8 }' /tmp/mc.out | grep -qx trigger &&
-		awk '$1 == "subsys_mark1" { print $8 }' /tmp/mc.out | grep -qx off ||
+	awk '$1 == "subsys_mark3" { print $9 }' /tmp/mc.out | grep -qx on &&
+		awk '$1 == "test_types" { print $9 }' /tmp/mc.out | grep -qx trigger &&
+		awk '$1 == "subsys_mark1" { print $9 }' /tmp/mc.out | grep -qx off ||
 		{ fail "markerctl list: $(cat /tmp/mc.out)"; rc=1; }
 	mc_rc 0 list --json || rc=1
 	grep -q '"name": "subsys_mark3", .*"event": "on"}' /tmp/mc.out ||

@@ -47,7 +47,7 @@ t_irq_sites_listed() {
 	insmod marker_test_irq.ko || return 1
 	for m in $IRQ_MARKERS; do
 		[ "$(state $m marker_test_irq)" = disarmed ] &&
-			[ "$(field 7 "$(site $m marker_test_irq)")" = i ] ||
+			[ "$(col signature "$(site $m marker_test_irq)")" = i ] ||
 			fail "$m: $(site $m marker_test_irq)" || return 1
 	done
 	grep -q ' mtirq$' /proc/interrupts || fail "no mtirq in /proc/interrupts"

@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 #
 # tests-markerctl.sh - guest tests of tools/markerctl, sourced by
-# run-tests.sh (busybox sh), whose helpers (fail, site, state, field, fire,
+# run-tests.sh (busybox sh), whose helpers (fail, site, state, col, fire,
 # hits, value_lines) and variables ($LIST, $PROBES, $DBG, $TRACING) they use.
 #
 # The tests of $MARKERCTL_TESTS assume marker.ko, marker_example.ko and
@@ -46,9 +46,9 @@ mc_hits() {
 t_markerctl_list() {
 	mc_rc 0 list || return 1
 	head -n 1 /tmp/mc.out |
-		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *SIGNATURE  *EVENT  *FORMAT$' ||
+		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *FIRED  *SIGNATURE  *EVENT  *FORMAT$' ||
 		fail "header: $(head -n 1 /tmp/mc.out)" || return 1
-	awk '!/^#/ { $8 = "off"; $9 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
+	awk '!/^#/ { $9 = "off"; $10 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
 	sed 1d /tmp/mc.out | tr -s ' ' >/tmp/mc.got
 	[ "$(wc -l </tmp/mc.want)" -ge 9 ] || fail "only $(wc -l </tmp/mc.want) sites" ||
 		return 1
@@ -61,20 +61,21 @@ t_markerctl_list() {
 		fail "columns not aligned: $(cat /tmp/mc.out)"
 }
 
-# One object per line, in the listing's order; probes and hits unquoted.
+# One object per line, in the listing's order; probes, hits and fired
+# unquoted.
 # (The formats of the samples need no JSON escapes; selftest.sh checks them.)
 t_markerctl_list_json() {
 	mc_rc 0 list --json || return 1
 	{
 		echo '['
 		awk '!/^#/ {
-			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"format\": %s, \"event\": \"off\"}",
-			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, substr($0, index($0, "\""))
+			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"fired\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"format\": %s, \"event\": \"off\"}",
+			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, substr($0, index($0, "\""))
 			sep = ",\n"
 		} END { print "" }' "$LIST"
 		echo ']'
 	} >/tmp/mc.want
-	grep -q '"name": "test_types", .*"probes": 0, "hits": [0-9]*, "signature": "iIcHlQps", ' /tmp/mc.want ||
+	grep -q '"name": "test_types", .*"probes": 0, "hits": [0-9]*, "fired": 0, "signature": "iIcHlQps", ' /tmp/mc.want ||
 		fail "expected JSON: $(cat /tmp/mc.want)" || return 1
 	cmp -s /tmp/mc.want /tmp/mc.out ||
 		fail "JSON differs: $(diff /tmp/mc.want /tmp/mc.out | head -n 8)"
@@ -114,7 +115,7 @@ t_markerctl_disable() {
 	[ $mc_ok = 0 ] || return 1
 	for m in subsys_mark1 subsys_mark2 subsys_mark3; do
 		s=$(site $m marker_example)
-		[ "$(field 4 "$s")" = disarmed ] && [ "$(field 5 "$s")" = 0 ] ||
+		[ "$(col state "$s")" = disarmed ] && [ "$(col probes "$s")" = 0 ] ||
 			fail "after disable: $s" || return 1
 	done
 	cat /proc/testmark 2>/dev/null
