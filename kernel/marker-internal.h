@@ -96,6 +96,8 @@ bool __marker_retry(void);
 struct marker_entry *__marker_entry_find(const char *name);
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e);
+bool __marker_probe_skips(const struct marker_probe *probe,
+			  const struct marker_site *site);
 bool __marker_site_at_defaults(const struct marker_site *site);
 const char *__marker_site_state(const struct marker_site *site);
 int __marker_site_code(const struct marker_site *site, struct seq_file *m);
@@ -118,6 +120,7 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
 const char *__marker_copy_str(char *pool, size_t *used, size_t size,
 			      const char *src);
 bool __marker_action_formats(const void *func);
+bool __marker_action_inline(const void *func);
 int __marker_format_check(const struct marker_site *site, char *why,
 			  size_t len);
 

@@ -8,6 +8,9 @@
  *		into the ftrace instance "markers", where it reads "name:
  *		<arguments formatted with the marker's own format>"
  *   stack	print, then the stack trace, one "=> function" line a frame
+ *   inline	arm an inline marker (MARK_INLINE()), whose armed site runs
+ *		its own code: the one action such a marker takes, and one it
+ *		alone takes (__marker_probe_fits())
  *
  * They get the arguments as u64 with the site's signature: nothing parses
  * the format at a hit. Where the name has no event (the kernel gives the
@@ -139,6 +142,15 @@ static void marker_stack(void *data, struct marker_site *site,
 				   (void *)entries[i]);
 }
 
+/*
+ * Never called: an inline site runs its own block, not its probes, and
+ * "fire" refuses inline markers. Connecting it is what arms the site.
+ */
+static void marker_inline(void *data, struct marker_site *site,
+			  const u64 *args)
+{
+}
+
 static const struct {
 	const char *name;
 	marker_generic_fn fn;
@@ -146,12 +158,19 @@ static const struct {
 	{ "count", marker_count },
 	{ "print", marker_print },
 	{ "stack", marker_stack },
+	{ "inline", marker_inline },
 };
 
 /* Does @func format its site's arguments with the site's format? */
 bool __marker_action_formats(const void *func)
 {
 	return func == marker_print || func == marker_stack;
+}
+
+/* Is @func the action that arms inline markers? */
+bool __marker_action_inline(const void *func)
+{
+	return func == marker_inline;
 }
 
 static bool __marker_type_is_int(char type)
@@ -247,12 +266,13 @@ refuse_type:
 
 /**
  * marker_action() - one of the registry's built-in actions, by name
- * @name: "count", "print" or "stack"
+ * @name: "count", "print", "stack" or "inline"
  *
  * The action is a marker_generic_fn, to be used as the function of a
- * MARKER_PROBE_GENERIC() probe: it counts the hit in the site's hits, and
- * print and stack write to the ftrace instance "markers". It ignores its
- * data.
+ * MARKER_PROBE_GENERIC() probe: count, print and stack count the hit in
+ * the site's hits, and print and stack write to the ftrace instance
+ * "markers"; inline arms the inline markers (MARK_INLINE()) it is
+ * connected to, the only markers it fits. It ignores its data.
  *
  * Context: any.
  * Return: the action, or NULL for an unknown name.

@@ -105,13 +105,28 @@ int __marker_sig_print(char *buf, size_t size, const char *sig)
 	return len + scnprintf(buf + len, size - len, ")");
 }
 
+static bool __marker_site_inline(const struct marker_site *site)
+{
+	return site->kind == MARKER_KIND_INLINE;
+}
+
+/* Is @probe the action "inline", the one that arms inline sites? */
+static bool __marker_probe_inline(const struct marker_probe *probe)
+{
+	return probe->generic && __marker_action_inline(probe->func);
+}
+
 /*
- * A typed probe fits a site of its signature; a generic one, any site,
- * except that the actions that print need a format fit for the signature.
+ * An inline site takes the action "inline" and nothing else, which takes
+ * nothing else. Otherwise a typed probe fits a site of its signature; a
+ * generic one, any site, except that the actions that print need a format
+ * fit for the signature.
  */
 static bool __marker_probe_fits(const struct marker_probe *probe,
 				const struct marker_site *site)
 {
+	if (__marker_probe_inline(probe) != __marker_site_inline(site))
+		return false;
 	if (probe->generic)
 		return !__marker_action_formats(probe->func) ||
 		       !__marker_format_check(site, NULL, 0);
@@ -140,6 +155,18 @@ bool __marker_valid_name(const char *name)
 	return true;
 }
 
+/*
+ * A pattern names markers of both kinds: a pattern probe passes over the
+ * sites of the kind it does not fit, where a probe naming the marker is
+ * refused (__marker_probe_fits()).
+ */
+bool __marker_probe_skips(const struct marker_probe *probe,
+			  const struct marker_site *site)
+{
+	return __marker_is_glob(probe->marker) &&
+	       __marker_probe_inline(probe) != __marker_site_inline(site);
+}
+
 /* Does @probe, exact or pattern, name the marker of @e? */
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e)
@@ -155,6 +182,16 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 {
 	char want[128], have[128];
 
+	if (__marker_site_inline(site)) {
+		pr_err("%s: the marker in %s is inline, it runs its own code: only the action inline arms it, not %ps\n",
+		       site->name, module_name(site->mod), probe->func);
+		return;
+	}
+	if (__marker_probe_inline(probe)) {
+		pr_err("%s: the action inline arms inline markers (MARK_INLINE()), and the marker in %s calls probes\n",
+		       site->name, module_name(site->mod));
+		return;
+	}
 	if (probe->generic) {
 		__marker_format_check(site, want, sizeof(want));
 		__marker_sig_print(have, sizeof(have), site->sig);
@@ -564,6 +601,8 @@ static int __marker_probe_check(const struct marker_probe *probe)
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e)) {
 		list_for_each_entry(site, &e->sites, node) {
+			if (__marker_probe_skips(probe, site))
+				continue;
 			if (!__marker_probe_fits(probe, site)) {
 				__marker_report_mismatch(probe, site);
 				return -EINVAL;
@@ -597,6 +636,8 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e)) {
 		list_for_each_entry(site, &e->sites, node) {
+			if (__marker_probe_skips(probe, site))
+				continue;
 			news[i] = __marker_funcs_build(e, site);
 			if (IS_ERR(news[i]))
 				goto free_news;
@@ -608,7 +649,8 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e))
 		list_for_each_entry(site, &e->sites, node)
-			__marker_site_set(site, news[i++]);
+			if (!__marker_probe_skips(probe, site))
+				__marker_site_set(site, news[i++]);
 	kfree(news);
 	return 0;
 
@@ -964,6 +1006,7 @@ void __marker_sites_add(struct list_head *found)
 				__marker_report_mismatch(probe, site);
 		list_for_each_entry(probe, &marker_globs, node)
 			if (glob_match(probe->marker, e->name) &&
+			    !__marker_probe_skips(probe, site) &&
 			    !__marker_probe_fits(probe, site))
 				__marker_report_mismatch(probe, site);
 		again |= __marker_site_arm(e, site);

@@ -18,21 +18,23 @@ static struct dentry *marker_debugfs;
 
 /*
  * One line per site:
- *   name module mode state probes hits fired signature code symbol "format"
+ *   name module mode state probes hits fired signature code symbol kind
+ *   "format"
  * hits: what the count, print and stack actions counted at this site;
  * fired: how many times "fire" ran the name's probes (the same on each
  * line of the name), never counted in the hits. code: near-zero mode,
  * the bytes at the patchable location of each copy of the site's code (a
  * NOP while disarmed); portable mode, the jump target (over or call).
  * symbol: each copy's kprobe symbol. Copies are comma-separated, in the
- * same order in both columns.
+ * same order in both columns. kind: call (MARK()) or inline
+ * (MARK_INLINE(), which the action inline arms).
  */
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	struct marker_entry *e;
 	struct marker_site *site;
 
-	seq_puts(m, "# name module mode state probes hits fired signature code symbol format\n");
+	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
@@ -54,8 +56,10 @@ static int marker_list_show(struct seq_file *m, void *v)
 			seq_putc(m, ' ');
 			__marker_site_show_locs(site, m, true);
 			/* non-printable bytes escaped: one line a site */
-			seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format),
-				   site->format);
+			seq_printf(m, " %s \"%*pE\"\n",
+				   site->kind == MARKER_KIND_INLINE ?
+					"inline" : "call",
+				   (int)strlen(site->format), site->format);
 		}
 	}
 	mutex_unlock(&marker_mutex);
@@ -150,17 +154,27 @@ struct marker_control {
 static DEFINE_MUTEX(marker_control_mutex);
 static LIST_HEAD(marker_controls);
 
-/* Does @pattern name a marker with a site loaded? */
-static bool __marker_pattern_known(const char *pattern)
+/*
+ * Does @pattern name a marker with a site loaded that the action @fn does
+ * not pass over (a pattern and inline take inline markers only, the
+ * other actions the others)?
+ */
+static bool __marker_pattern_known(const char *pattern, marker_generic_fn fn)
 {
-	struct marker_probe probe = { .marker = pattern };
+	struct marker_probe probe = {
+		.marker = pattern, .func = fn, .generic = true,
+	};
+	struct marker_site *site;
 	struct marker_entry *e;
 	bool known = false;
 
 	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list)
-		known |= !list_empty(&e->sites) &&
-			 __marker_probe_matches(&probe, e);
+	list_for_each_entry(e, &marker_entries, list) {
+		if (!__marker_probe_matches(&probe, e))
+			continue;
+		list_for_each_entry(site, &e->sites, node)
+			known |= !__marker_probe_skips(&probe, site);
+	}
 	mutex_unlock(&marker_mutex);
 	return known;
 }
@@ -173,7 +187,7 @@ static int marker_control_enable(const char *pattern, const char *action)
 
 	lockdep_assert_held(&marker_control_mutex);
 	if (!fn) {
-		pr_err("control: unknown action '%s': count, print or stack\n",
+		pr_err("control: unknown action '%s': " MARKER_ACTION_NAMES "\n",
 		       action);
 		return -EINVAL;
 	}
@@ -183,8 +197,12 @@ static int marker_control_enable(const char *pattern, const char *action)
 			return -EEXIST;
 		}
 	}
-	if (!__marker_pattern_known(pattern)) {
-		pr_err("control: no loaded marker matches %s\n", pattern);
+	if (!__marker_pattern_known(pattern, fn)) {
+		pr_err("control: no loaded marker %smatches %s\n",
+		       __marker_is_glob(pattern) ?
+		       (__marker_action_inline(fn) ? "of kind inline " :
+						     "of kind call ") : "",
+		       pattern);
 		return -ENOENT;
 	}
 
@@ -256,7 +274,7 @@ static int marker_control_offer(const char *cmd, const char *name)
 
 /*
  * One command a write:
- *   enable PATTERN [count|print|stack]
+ *   enable PATTERN [count|print|stack|inline]
  *   disable PATTERN
  *   connect NAME
  *   disconnect NAME

@@ -11,7 +11,9 @@
  * generic probe of the registry while ftrace or perf uses the event. The
  * event appears when the registry first knows a site of its name and goes
  * when the last one goes and nothing uses it; one still in use stays,
- * inert, and records again when a site of its name returns.
+ * inert, and records again when a site of its name returns. An inline
+ * marker (MARK_INLINE()) has no event: it has nothing to record, and runs
+ * its own code, not probes.
  *
  * Record layout: struct trace_entry, then one field per argument, in
  * order, at its natural alignment (integers of their width, pointers as
@@ -918,7 +920,8 @@ void marker_events_update(void)
 	list_for_each_entry(e, &marker_entries, list) {
 		site = list_first_entry_or_null(&e->sites, struct marker_site,
 						node);
-		if (!site)
+		/* an inline marker records nothing: it has no arguments to */
+		if (!site || site->kind == MARKER_KIND_INLINE)
 			continue;
 		ev = marker_event_find(e->name);
 		if (!ev) {

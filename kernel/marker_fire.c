@@ -167,7 +167,8 @@ static void __marker_fire_call(struct marker_site *site, const u64 *a)
  * Context: process context; takes marker_mutex.
  * Return: 0; -EINVAL if @name is no marker's name, if the arguments are
  * not the marker's (their number, a value that is not of its type, a
- * pointer other than 0) or -ERANGE for an integer out of its type's
+ * pointer other than 0) or if it is an inline marker (MARK_INLINE(),
+ * whose code is its sites'), or -ERANGE for an integer out of its type's
  * range; -ENOENT if no site of @name is loaded.
  */
 int marker_fire_command(const char *name, char *args)
@@ -192,6 +193,12 @@ int marker_fire_command(const char *name, char *args)
 	if (!site) {
 		pr_err("control: fire %s: no site of it is loaded\n", name);
 		ret = -ENOENT;
+		goto unlock;
+	}
+	if (site->kind == MARKER_KIND_INLINE) {
+		pr_err("control: fire %s: an inline marker runs its own code at its sites, there is nothing to fire\n",
+		       name);
+		ret = -EINVAL;
 		goto unlock;
 	}
 	while ((word = __marker_fire_word(&args))) {

@@ -788,6 +788,67 @@ static void mkt_expect_mismatch(struct kunit *test, const char *marker,
 	mkt_expect_unchanged(test, marker, &before, -1);
 }
 
+/*
+ * An inline marker: the action inline alone arms it, and arms nothing
+ * else; its block runs while armed; a pattern probe passes over the
+ * markers of the other kind.
+ */
+static void mkt_inline(struct kunit *test)
+{
+	struct marker_probe inline_tmpl = mkt_generic_tmpl;
+	struct marker_probe count_tmpl = mkt_generic_tmpl;
+	const struct mkt_targets *t = mkt_param(test);
+	struct mkt_data *const d1[] = { &mkt_d1 };
+	struct mkt_data *const d2[] = { &mkt_d2 };
+	char *pattern;
+	atomic_t ran;
+	int i;
+
+	inline_tmpl.func = marker_action("inline");
+	count_tmpl.func = marker_action("count");
+
+	atomic_set(&ran, 0);
+	for (i = 0; i < MKT_FIRES; i++)
+		t->fire_check(&ran);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ran), 0);
+	mkt_expect_connected(test, t->m_check, NULL, 0);
+
+	mkt_probe_set(&mkt_p1, &inline_tmpl, t->m_check, &mkt_d1);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_expect_connected(test, t->m_check, d1, 1);
+	for (i = 0; i < MKT_FIRES; i++)
+		t->fire_check(&ran);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ran), MKT_FIRES);
+	marker_probe_unregister(&mkt_p1);
+	mkt_expect_connected(test, t->m_check, NULL, 0);
+	t->fire_check(&ran);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ran), MKT_FIRES);
+
+	/* no probe but inline on an inline marker, inline on no other */
+	mkt_expect_mismatch(test, t->m_check, &count_tmpl);
+	mkt_expect_mismatch(test, t->m_check, &mkt_generic_tmpl);
+	mkt_expect_mismatch(test, t->m_check, &mkt_none_tmpl);
+	mkt_expect_mismatch(test, t->m_none, &inline_tmpl);
+	mkt_expect_mismatch(test, t->m_int, &inline_tmpl);
+
+	/* a pattern naming both kinds: each action takes its own kind */
+	pattern = kunit_kasprintf(test, GFP_KERNEL, "mkt_[cn][ho]*_%s",
+				  t->m_check + strlen("mkt_check_"));
+	KUNIT_ASSERT_NOT_NULL(test, pattern);
+	mkt_probe_set(&mkt_p1, &count_tmpl, pattern, &mkt_d1);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_probe_set(&mkt_p2, &inline_tmpl, pattern, &mkt_d2);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p2), 0);
+	mkt_expect_connected(test, t->m_none, d1, 1);
+	mkt_expect_connected(test, t->m_check, d2, 1);
+	t->fire_check(&ran);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ran), MKT_FIRES + 1);
+	marker_probe_unregister(&mkt_p2);
+	marker_probe_unregister(&mkt_p1);
+	mkt_expect_connected(test, t->m_none, NULL, 0);
+	mkt_expect_connected(test, t->m_check, NULL, 0);
+}
+
 /* Signatures: matches, mismatches of every kind, several types. */
 static void mkt_signatures(struct kunit *test)
 {
@@ -1430,6 +1491,7 @@ static struct kunit_case mkt_cases[] = {
 	KUNIT_CASE_PARAM(mkt_transitions_two_functions, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_all_sites, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_signatures, mkt_mode_gen_params),
+	KUNIT_CASE_PARAM(mkt_inline, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_pending, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_defaults, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_arrival_retried, mkt_mode_gen_params),

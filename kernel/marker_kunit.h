@@ -18,12 +18,14 @@
  * @m_none: a marker without arguments
  * @m_multi: a marker with two sites, both fired by @fire_multi
  * @m_spin: a marker fired in a loop by a kthread
+ * @m_check: an inline marker (MARK_INLINE())
  * @m_absent: a marker name without any site
  * @fire_int: run the site of @m_int, and so on
  * @fire_types: run @m_types
  * @fire_none: run @m_none
  * @fire_multi: run both sites of @m_multi
  * @fire_spin: run @m_spin
+ * @fire_check: run @m_check, whose block counts its runs in @ran
  */
 struct mkt_targets {
 	const char *desc;
@@ -33,6 +35,7 @@ struct mkt_targets {
 	const char *m_none;
 	const char *m_multi;
 	const char *m_spin;
+	const char *m_check;
 	const char *m_absent;
 	void (*fire_int)(int v);
 	void (*fire_types)(bool b, char c, unsigned short h, int i,
@@ -41,6 +44,7 @@ struct mkt_targets {
 	void (*fire_none)(void);
 	void (*fire_multi)(int v);
 	void (*fire_spin)(int v);
+	void (*fire_check)(atomic_t *ran);
 };
 
 extern const struct mkt_targets mkt_default_targets;

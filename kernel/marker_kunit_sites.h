@@ -53,6 +53,14 @@ static noinline void mkt_site_spin(int v)
 	MARK(MKT_NAME(mkt_spin), "%d", v);
 }
 
+/* An inline marker: its block runs while armed. */
+static noinline void mkt_site_check(atomic_t *ran)
+{
+	MARK_INLINE(MKT_NAME(mkt_check), {
+		atomic_inc(ran);
+	});
+}
+
 const struct mkt_targets MKT_TARGETS = {
 	.desc		= MKT_DESC,
 	.mode		= __MARKER_MODE,
@@ -61,10 +69,12 @@ const struct mkt_targets MKT_TARGETS = {
 	.m_none		= __stringify(MKT_NAME(mkt_none)),
 	.m_multi	= __stringify(MKT_NAME(mkt_multi)),
 	.m_spin		= __stringify(MKT_NAME(mkt_spin)),
+	.m_check	= __stringify(MKT_NAME(mkt_check)),
 	.m_absent	= __stringify(MKT_NAME(mkt_absent)),
 	.fire_int	= mkt_site_int,
 	.fire_types	= mkt_site_types,
 	.fire_none	= mkt_site_none,
 	.fire_multi	= mkt_site_multi,
 	.fire_spin	= mkt_site_spin,
+	.fire_check	= mkt_site_check,
 };

@@ -36,7 +36,7 @@ MODULE_PARM_DESC(markers,
 static char *action = "count";
 module_param(action, charp, 0444);
 MODULE_PARM_DESC(action,
-		 "count: count hits (the hits column of markers/list); print: one line a hit in the ftrace instance \"markers\"; stack: the line and a stack trace (default count)");
+		 "count: count hits (the hits column of markers/list); print: one line a hit in the ftrace instance \"markers\"; stack: the line and a stack trace; inline: arm inline markers (MARK_INLINE()) (default count)");
 
 static char *offered;
 module_param_named(probes, offered, charp, 0444);
@@ -188,7 +188,7 @@ static int __init marker_loader_init(void)
 	int ret;
 
 	if (!fn) {
-		pr_err("unknown action=%s: count, print or stack\n", action);
+		pr_err("unknown action=%s: " MARKER_ACTION_NAMES "\n", action);
 		return -EINVAL;
 	}
 	if ((!markers || !*markers) && (!offered || !*offered)) {

@@ -50,6 +50,18 @@
  *   registry holds a reference on the probe's module: rmmod is refused
  *   until "disconnect probe_mark2", which waits for a grace period.
  *
+ * Code of the annotator's own that runs only while armed (the 2006
+ * MARK_JUMP_INLINE), for checks compiled into production code:
+ *
+ *	MARK_INLINE(subsys_check, {
+ *		WARN_ON_ONCE(!list_empty(&pending));
+ *	});
+ *
+ *	# echo 'enable subsys_check inline' >/sys/kernel/debug/markers/control
+ *
+ *   It takes no probe: only the action "inline" arms it (control file,
+ *   markerctl, the loader's action=inline), and no module is pinned.
+ *
  * Modes (chosen by the architecture, never by the annotator):
  *
  *   near-zero	CONFIG_JUMP_LABEL: the disarmed site is one 2- or 5-byte NOP,
@@ -99,11 +111,22 @@ struct module;
 struct marker_entry;
 
 /* Bumped whenever struct marker_site changes layout. */
-#define MARKER_SITE_ABI		0x4d4b0002	/* "MK" v2 */
+#define MARKER_SITE_ABI		0x4d4b0003	/* "MK" v3: ->kind */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
 	MARKER_MODE_PORTABLE	= 2,
+};
+
+/*
+ * enum marker_kind - what an armed site runs
+ * @MARKER_KIND_CALL: MARK(): the probes connected to its name
+ * @MARKER_KIND_INLINE: MARK_INLINE(): its own block of code; no probe is
+ *	ever called, only the "inline" action arms it
+ */
+enum marker_kind {
+	MARKER_KIND_CALL	= 0,
+	MARKER_KIND_INLINE	= 1,
 };
 
 /* Portable mode: what the site's jump target may hold. */
@@ -169,6 +192,7 @@ struct marker_funcs {
  * struct marker_site - what one MARK() compiles to (the site descriptor)
  * @abi: MARKER_SITE_ABI, checked by the registry before it trusts the rest
  * @mode: enum marker_mode
+ * @kind: enum marker_kind
  * @nargs: number of arguments
  * @name: marker name; all sites of a name arm together
  * @format: printf format of the arguments
@@ -192,6 +216,7 @@ struct marker_funcs {
 struct marker_site {
 	u32 abi;
 	u8 mode;
+	u8 kind;
 	u8 nargs;
 	const char *name;
 	const char *format;
@@ -571,6 +596,7 @@ do {									\
 	__aligned(8) __section("__markers") = {				\
 		.abi	= MARKER_SITE_ABI,				\
 		.mode	= __MARKER_MODE,				\
+		.kind	= MARKER_KIND_CALL,				\
 		.nargs	= __MARKER_NARGS(__VA_ARGS__),			\
 		.name	= #_name,					\
 		.format	= _fmt,						\
@@ -589,9 +615,44 @@ do {									\
 /* Expands @id (__COUNTER__) once, so that every use in __MARK() agrees. */
 #define __MARK_ID(_name, id, _fmt, ...)	__MARK(_name, id, _fmt, ##__VA_ARGS__)
 
+/*
+ * The inline site: the same key (or jump target) and kprobe symbol as
+ * __MARK(), no arguments, no trampoline, and the annotator's block where
+ * __MARK() has the call. The block is out of line (the branch is
+ * unlikely), in the annotated function's own context: not under
+ * preempt_disable(), not a probe, so it is not waited for by the
+ * registry's grace period, which has nothing of it to free.
+ */
+#define __MARK_INLINE(_name, ...)					\
+do {									\
+	__MARKER_KEY_DEFINE(_name);					\
+	static struct marker_site __marker_site_##_name			\
+	__aligned(8) __section("__markers") = {				\
+		.abi	= MARKER_SITE_ABI,				\
+		.mode	= __MARKER_MODE,				\
+		.kind	= MARKER_KIND_INLINE,				\
+		.name	= #_name,					\
+		.format	= "",						\
+		.sig	= "",						\
+		.key	= __MARKER_KEY(_name),				\
+		.jump	= MARKER_JUMP_OVER,				\
+		.call	= __MARKER_CALL_INIT,				\
+	};								\
+	if (__MARKER_ARMED(_name, &__marker_site_##_name)) {		\
+		__VA_ARGS__						\
+	}								\
+	__MARKER_KPROBE_SYM(_name, &__marker_site_##_name);		\
+} while (0)
+
 #else /* !CONFIG_MARKERS */
 
 #define __MARK_ID(_name, id, _fmt, ...)	do { } while (0)
+#define __MARK_INLINE(_name, ...)					\
+do {									\
+	if (0) {							\
+		__VA_ARGS__						\
+	}								\
+} while (0)
 
 #endif /* CONFIG_MARKERS */
 
@@ -615,6 +676,27 @@ do {									\
 		__marker_check_format(fmt, ##__VA_ARGS__);		\
 	__MARK_ID(name, __COUNTER__, fmt, ##__VA_ARGS__);		\
 } while (0)
+
+/**
+ * MARK_INLINE() - code that runs only while its marker is armed
+ * @name: the marker's name, a C identifier; every MARK_INLINE() of this
+ *	name arms together; a name is either inline or MARK()'s, never both
+ * @...: the code, a block in braces: ``MARK_INLINE(name, { ... });``
+ *
+ * Disarmed, the site costs what a MARK() without arguments costs: one NOP
+ * in near-zero mode, a load, a compare and a branch in portable mode; it
+ * has the same __mark_kprobe_<name> symbol after it. The action "inline",
+ * and nothing else, arms it by name (``enable NAME inline`` in the control
+ * file, ``markerctl enable NAME --action inline``, the loader's
+ * ``action=inline``); it takes no probe and has no trace event. The block
+ * runs in the context of the code around it, as if written there behind
+ * an if: it may sleep where that code may. break and continue in the block
+ * end the block (it is the body of a do-while); use goto to leave a loop.
+ * With CONFIG_MARKERS off, the block is compiled (checked) but never run.
+ *
+ * Context: any; the block's own.
+ */
+#define MARK_INLINE(name, ...)	__MARK_INLINE(name, __VA_ARGS__)
 
 /* -- Probes ----------------------------------------------------------------- */
 
@@ -655,6 +737,9 @@ do {									\
 	.owner	= THIS_MODULE,						\
 	.generic = true,						\
 }
+
+/* The names marker_action() knows, as a refusal's message lists them. */
+#define MARKER_ACTION_NAMES	"count, print, stack or inline"
 
 #if IS_ENABLED(CONFIG_MARKERS)
 int marker_probe_register(struct marker_probe *probe);

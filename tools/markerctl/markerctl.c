@@ -181,6 +181,7 @@ struct mc_site {
 	const char *sig;
 	const char *code;
 	const char *symbol;
+	const char *kind;
 	const char *format;
 	const char *event;
 };
@@ -204,20 +205,21 @@ static bool parse_count(const char *s, unsigned long long *val)
 
 /*
  * parse_site() - split one line of the list file:
- *	name module mode state probes hits fired signature code symbol "format"
+ *	name module mode state probes hits fired signature code symbol kind
+ *	"format"
  * The format runs from the first '"' to the last one, spaces included.
  * Return: true if @line had that shape.
  */
 static bool parse_site(char *line, struct mc_site *s)
 {
-	const char *field[10];
+	const char *field[11];
 	char *p = line, *quote;
 	size_t len = strlen(line);
 	int i;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
 		line[--len] = '\0';
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 11; i++) {
 		field[i] = p;
 		p = strchr(p, ' ');
 		if (!p || p == field[i])
@@ -237,6 +239,7 @@ static bool parse_site(char *line, struct mc_site *s)
 	s->sig = field[7];
 	s->code = field[8];
 	s->symbol = field[9];
+	s->kind = field[10];
 	s->format = p + 1;
 	return parse_count(field[4], &s->probes) &&
 	       parse_count(field[5], &s->hits) && parse_count(field[6], &s->fired);
@@ -367,7 +370,7 @@ static void widen_count(int *width, unsigned long long val)
 static void print_table(const struct mc_sites *sites)
 {
 	int name = 0, module = 0, mode = 0, state = 0, probes = 0, hits = 0;
-	int fired = 0, sig = 0, event = 0;
+	int fired = 0, sig = 0, event = 0, kind = 0;
 	size_t i;
 
 	widen(&name, "NAME");
@@ -379,6 +382,7 @@ static void print_table(const struct mc_sites *sites)
 	widen(&fired, "FIRED");
 	widen(&sig, "SIGNATURE");
 	widen(&event, "EVENT");
+	widen(&kind, "KIND");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
@@ -391,18 +395,20 @@ static void print_table(const struct mc_sites *sites)
 		widen_count(&fired, s->fired);
 		widen(&sig, s->sig);
 		widen(&event, s->event);
+		widen(&kind, s->kind);
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %-*s  %-*s  FORMAT\n",
+	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %-*s  %-*s  %-*s  FORMAT\n",
 	       name, "NAME", module, "MODULE", mode, "MODE", state, "STATE",
 	       probes, "PROBES", hits, "HITS", fired, "FIRED", sig, "SIGNATURE",
-	       event, "EVENT");
+	       event, "EVENT", kind, "KIND");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
-		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %*llu  %-*s  %-*s  \"%s\"\n",
+		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %*llu  %-*s  %-*s  %-*s  \"%s\"\n",
 		       name, s->name, module, s->module, mode, s->mode,
 		       state, s->state, probes, s->probes, hits, s->hits,
-		       fired, s->fired, sig, s->sig, event, s->event, s->format);
+		       fired, s->fired, sig, s->sig, event, s->event,
+		       kind, s->kind, s->format);
 	}
 }
 
@@ -521,6 +527,7 @@ static void print_json(const struct mc_sites *sites)
 		json_field("signature", s->sig, false);
 		json_field("code", s->code, false);
 		json_field("symbol", s->symbol, false);
+		json_field("kind", s->kind, false);
 		json_field("format", s->format, false);
 		json_field("event", s->event, true);
 		puts(i + 1 < sites->nr ? "}," : "}");
@@ -726,8 +733,8 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 	if (!valid_pattern(argv[optind]))
 		return usage_error(cmd, "NAME or GLOB must be one non-empty word");
 	if (action && strcmp(action, "count") && strcmp(action, "print") &&
-	    strcmp(action, "stack"))
-		return usage_error(cmd, "ACTION is count, print or stack");
+	    strcmp(action, "stack") && strcmp(action, "inline"))
+		return usage_error(cmd, "ACTION is count, print, stack or inline");
 
 	ret = need_root(cmd->name);
 	if (!ret)
@@ -1261,24 +1268,30 @@ static const struct mc_cmd commands[] = {
 		"List every marker site the registry knows, one per line: name,\n"
 		"module, mode (near-zero or portable), state (disarmed, armed,\n"
 		"busy or retrying), probes, hits, fired (the times \"fire\" ran its\n"
-		"probes), signature (one character per argument, '-' for none) and\n"
-		"the quoted format, in aligned columns after a header line.\n\n"
+		"probes), signature (one character per argument, '-' for none),\n"
+		"event, kind (call: MARK(); inline: MARK_INLINE(), which runs its\n"
+		"own code) and the quoted format, in aligned columns after a\n"
+		"header line.\n\n"
 		"  --json    a JSON array instead: one object per site and per line,\n"
 		"            with the fields above and \"code\"; probes, hits and\n"
 		"            fired are numbers\n",
 	},
 	{
-		"enable", cmd_enable, "enable NAME|GLOB [--action count|print|stack]",
+		"enable", cmd_enable,
+		"enable NAME|GLOB [--action count|print|stack|inline]",
 		"connect an action to markers",
 		"Connect one of the registry's actions to every site of each marker\n"
 		"that NAME, or the glob GLOB (* ? [...], quoted for the shell),\n"
-		"matches, now or when its module loads. Every action counts the\n"
+		"matches, now or when its module loads. count, print and stack count\n"
 		"hits (see list).\n\n"
 		"  --action count   only count (the default)\n"
 		"  --action print   record the marker's trace event, its name and\n"
 		"                   formatted arguments, into the ftrace instance\n"
 		"                   \"markers\" (see watch)\n"
-		"  --action stack   print them with a stack trace\n\n"
+		"  --action stack   print them with a stack trace\n"
+		"  --action inline  arm inline markers (MARK_INLINE()): their\n"
+		"                   sites run their own code; the only action\n"
+		"                   they take, and a GLOB passes over the others\n\n"
 		"Exits 2 if no loaded marker matches, or NAME|GLOB is already\n"
 		"enabled; the kernel log says why.\n",
 	},

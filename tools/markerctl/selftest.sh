@@ -74,11 +74,11 @@ for e in subsys_mark1:'0*' subsys_mark3:1 test_noargs:0; do
 done
 fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
 cat >"$tmp/debug/markers/list" <<EOF
-# name module mode state probes hits fired signature code symbol format
-subsys_mark1 marker_example near-zero disarmed 0 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 "%d"
-subsys_mark3 marker_example near-zero armed 1 12345678901234 7 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 "%d %s"
-test_noargs marker_test_sites portable busy 0 0 0 - over - "no arguments"
-test_odd m near-zero disarmed 0 0 0 - 6690 __mark_kprobe_test_odd.m.4 "$fmt_odd"
+# name module mode state probes hits fired signature code symbol kind format
+subsys_mark1 marker_example near-zero disarmed 0 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 call "%d"
+subsys_mark3 marker_example near-zero armed 1 12345678901234 7 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 call "%d %s"
+test_noargs marker_test_sites portable busy 0 0 0 - over - call "no arguments"
+test_odd m near-zero disarmed 0 0 0 - 6690 __mark_kprobe_test_odd.m.4 inline "$fmt_odd"
 EOF
 
 # --help and usage errors
@@ -121,11 +121,11 @@ check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err
 # list
 expect 0 "list" -- mc list
 cat >"$tmp/want" <<EOF
-NAME          MODULE             MODE       STATE     PROBES            HITS  FIRED  SIGNATURE  EVENT    FORMAT
-subsys_mark1  marker_example     near-zero  disarmed       0               0      0  i          trigger  "%d"
-subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       "%d %s"
-test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      "no arguments"
-test_odd      m                  near-zero  disarmed       0               0      0  -          -        "$fmt_odd"
+NAME          MODULE             MODE       STATE     PROBES            HITS  FIRED  SIGNATURE  EVENT    KIND    FORMAT
+subsys_mark1  marker_example     near-zero  disarmed       0               0      0  i          trigger  call    "%d"
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       call    "%d %s"
+test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      call    "no arguments"
+test_odd      m                  near-zero  disarmed       0               0      0  -          -        inline  "$fmt_odd"
 EOF
 check "list: aligned table" -- cmp -s "$tmp/want" "$tmp/out"
 
@@ -137,19 +137,19 @@ got = json.load(open(sys.argv[1]))
 want = [
  dict(name="subsys_mark1", module="marker_example", mode="near-zero",
       state="disarmed", probes=0, hits=0, fired=0, signature="i", code="0f1f440000",
-      symbol="__mark_kprobe_subsys_mark1.marker_example.1", format="%d",
-      event="trigger"),
+      symbol="__mark_kprobe_subsys_mark1.marker_example.1", kind="call",
+      format="%d", event="trigger"),
  dict(name="subsys_mark3", module="marker_example", mode="near-zero",
       state="armed", probes=1, hits=12345678901234, fired=7, signature="is",
       code="e9deadbeef,eb05",
       symbol="__mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3",
-      format="%d %s", event="on"),
+      kind="call", format="%d %s", event="on"),
  dict(name="test_noargs", module="marker_test_sites", mode="portable",
       state="busy", probes=0, hits=0, fired=0, signature="-", code="over",
-      symbol="-", format="no arguments", event="off"),
+      symbol="-", kind="call", format="no arguments", event="off"),
  dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
       probes=0, hits=0, fired=0, signature="-", code="6690",
-      symbol="__mark_kprobe_test_odd.m.4", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
+      symbol="__mark_kprobe_test_odd.m.4", kind="inline", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
       event="-"),
 ]
 sys.exit(got != want)' "$tmp/out"
@@ -160,7 +160,7 @@ expect 0 "list --json: no sites" -- mc list --json
 check "list --json: no sites is []" -- [ "$(cat "$tmp/out")" = "[]" ]
 for bad in 'a b c d 0 0 0 - x' 'a b c d x 0 0 - x "f"' 'a b c d 0 0 0 - x f"' \
 	   'a b c d 0 -1 0 - x "f"' 'a b c d 0 0 0 - x "' 'a b c d 0 0 0 - x "f" y' \
-	   'a b c d 0 0 - x y "f"' 'a b c d 0 0 - x "f"'; do
+	   'a b c d 0 0 - x y "f"' 'a b c d 0 0 - x "f"' 'a b c d 0 0 0 - x y "f"'; do
 	printf '%s\n' "$bad" >"$tmp/debug/markers/list"
 	expect 2 "list: refuses '$bad'" -- mc list
 done
@@ -178,6 +178,9 @@ check "enable --action print: written" -- [ "$(cat "$ctl")" = "enable subsys_* p
 : >"$ctl"
 expect 0 "enable --action=stack first" -- mc enable --action=stack 'test_[mn]?'
 check "enable --action=stack: written" -- [ "$(cat "$ctl")" = "enable test_[mn]? stack" ]
+: >"$ctl"
+expect 0 "enable --action inline" -- mc enable test_odd --action inline
+check "enable --action inline: written" -- [ "$(cat "$ctl")" = "enable test_odd inline" ]
 : >"$ctl"
 expect 0 "disable" -- mc disable subsys_mark3
 check "disable: written" -- [ "$(cat "$ctl")" = "disable subsys_mark3" ]

@@ -42,11 +42,12 @@ mc_hits() {
 }
 
 # The table is the listing without its code and symbol fields, in aligned
-# columns, with each marker's event state (every event is off here).
+# columns, with each marker's event state (every event is off here) before
+# its kind.
 t_markerctl_list() {
 	mc_rc 0 list || return 1
 	head -n 1 /tmp/mc.out |
-		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *FIRED  *SIGNATURE  *EVENT  *FORMAT$' ||
+		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *FIRED  *SIGNATURE  *EVENT  *KIND  *FORMAT$' ||
 		fail "header: $(head -n 1 /tmp/mc.out)" || return 1
 	awk '!/^#/ { $9 = "off"; $10 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
 	sed 1d /tmp/mc.out | tr -s ' ' >/tmp/mc.got
@@ -69,13 +70,13 @@ t_markerctl_list_json() {
 	{
 		echo '['
 		awk '!/^#/ {
-			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"fired\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"format\": %s, \"event\": \"off\"}",
-			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, substr($0, index($0, "\""))
+			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"fired\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"kind\": \"%s\", \"format\": %s, \"event\": \"off\"}",
+			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, substr($0, index($0, "\""))
 			sep = ",\n"
 		} END { print "" }' "$LIST"
 		echo ']'
 	} >/tmp/mc.want
-	grep -q '"name": "test_types", .*"probes": 0, "hits": [0-9]*, "fired": 0, "signature": "iIcHlQps", ' /tmp/mc.want ||
+	grep -q '"name": "test_types", .*"probes": 0, "hits": [0-9]*, "fired": 0, "signature": "iIcHlQps", .*"kind": "call", ' /tmp/mc.want ||
 		fail "expected JSON: $(cat /tmp/mc.want)" || return 1
 	cmp -s /tmp/mc.want /tmp/mc.out ||
 		fail "JSON differs: $(diff /tmp/mc.want /tmp/mc.out | head -n 8)"
