@@ -98,6 +98,7 @@ bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e);
 bool __marker_probe_skips(const struct marker_probe *probe,
 			  const struct marker_site *site);
+unsigned long __marker_probe_hits(const struct marker_probe *probe);
 bool __marker_site_at_defaults(const struct marker_site *site);
 const char *__marker_site_state(const struct marker_site *site);
 int __marker_site_code(const struct marker_site *site, struct seq_file *m);
@@ -121,6 +122,7 @@ const char *__marker_copy_str(char *pool, size_t *used, size_t size,
 			      const char *src);
 bool __marker_action_formats(const void *func);
 bool __marker_action_inline(const void *func);
+const char *__marker_consumer_kind(const void *func, bool generic);
 int __marker_format_check(const struct marker_site *site, char *why,
 			  size_t len);
 
@@ -149,6 +151,7 @@ void marker_events_unlock(void);
 void marker_events_update(void);
 void marker_events_sync(void);
 bool marker_event_print(struct marker_site *site, const u64 *args);
+bool __marker_event_func(const void *func);
 
 /* The ftrace instance print and stack write to (marker_actions.c). */
 #define MARKER_INSTANCE		"markers"

@@ -167,6 +167,36 @@ bool __marker_action_formats(const void *func)
 	return func == marker_print || func == marker_stack;
 }
 
+/* Is @func one of the actions? */
+static bool __marker_action_is(const void *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(marker_actions); i++)
+		if (func == marker_actions[i].fn)
+			return true;
+	return false;
+}
+
+/**
+ * __marker_consumer_kind() - what kind of consumer a connected function is
+ * @func: a probe's function
+ * @generic: it is a marker_generic_fn
+ *
+ * Context: any.
+ * Return: "action" (count, print, stack or inline: the control file's or
+ * the loader's), "event" (the marker's trace event, for ftrace or perf),
+ * "generic" (a module's generic probe) or "typed" (a module's typed probe).
+ */
+const char *__marker_consumer_kind(const void *func, bool generic)
+{
+	if (!generic)
+		return "typed";
+	if (__marker_action_is(func))
+		return "action";
+	return __marker_event_func(func) ? "event" : "generic";
+}
+
 /* Is @func the action that arms inline markers? */
 bool __marker_action_inline(const void *func)
 {

@@ -167,6 +167,22 @@ bool __marker_probe_skips(const struct marker_probe *probe,
 	       __marker_probe_inline(probe) != __marker_site_inline(site);
 }
 
+/*
+ * The calls of @probe's function by the sites, on every CPU: exact once
+ * no site runs it (a call in progress may be counted or not).
+ */
+unsigned long __marker_probe_hits(const struct marker_probe *probe)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	if (!probe->hits)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(probe->hits, cpu));
+	return sum;
+}
+
 /* Does @probe, exact or pattern, name the marker of @e? */
 bool __marker_probe_matches(const struct marker_probe *probe,
 			    const struct marker_entry *e)
@@ -425,6 +441,7 @@ static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
 	if (funcs) {
 		funcs->f[funcs->nr].func = probe->func;
 		funcs->f[funcs->nr].data = probe->data;
+		funcs->f[funcs->nr].hits = probe->hits;
 		funcs->f[funcs->nr].generic = probe->generic;
 		funcs->nr++;
 	}
@@ -549,6 +566,9 @@ static void __marker_stub_func(void)
 {
 }
 
+/* What a stub's calls are counted in: nobody's. */
+static DEFINE_PER_CPU(unsigned long, marker_stub_hits);
+
 /*
  * Could not allocate the smaller array: leave the old one published with
  * @probe's entry replaced by a stub that ignores its arguments (a typed
@@ -567,6 +587,12 @@ static void __marker_funcs_stub(struct marker_site *site,
 		if (funcs->f[i].func == probe->func &&
 		    funcs->f[i].data == probe->data) {
 			WRITE_ONCE(funcs->f[i].func, (void *)__marker_stub_func);
+			/*
+			 * @probe's count is freed after the grace period that
+			 * follows; a site that read it before still counts in
+			 * it until then.
+			 */
+			WRITE_ONCE(funcs->f[i].hits, &marker_stub_hits);
 			return;
 		}
 	}
@@ -737,6 +763,12 @@ int marker_probe_register(struct marker_probe *probe)
 	ret = __marker_probe_check(probe);
 	if (ret < 0)
 		goto put_entry;
+	/* read by the sites through their arrays (__marker_funcs_add()) */
+	probe->hits = alloc_percpu(unsigned long);
+	if (!probe->hits) {
+		ret = -ENOMEM;
+		goto put_entry;
+	}
 
 	list_add_tail(&probe->node, list);
 	ret = __marker_probe_attach(probe, ret);
@@ -751,6 +783,8 @@ int marker_probe_register(struct marker_probe *probe)
 
 del_probe:
 	list_del(&probe->node);
+	free_percpu(probe->hits);	/* no array was published with it */
+	probe->hits = NULL;
 put_entry:
 	if (e)
 		__marker_entry_put(e);
@@ -825,6 +859,13 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 	}
 	if (sync)
 		__marker_sync();
+	/* no site counts in them any more: the grace period, or no array */
+	for (i = 0; i < nr; i++) {
+		if (probes[i]->registered)
+			continue;
+		free_percpu(probes[i]->hits);
+		probes[i]->hits = NULL;
+	}
 	mutex_unlock(&marker_mutex);
 	if (prints)
 		marker_events_sync();
@@ -1061,12 +1102,21 @@ static inline void __marker_vmlinux_add(void)
 }
 #endif
 
-/* The owner of @probe is going and left it registered. */
-static bool __marker_probe_forget(struct marker_probe *probe)
+/*
+ * The owner of @probe is going and left it registered: detach it, and
+ * keep it on @forgotten until its count can be freed, after the grace
+ * period (its module's memory stays until the notifier returns).
+ */
+static bool __marker_probe_forget(struct marker_probe *probe,
+				  struct list_head *forgotten)
 {
+	bool sync;
+
 	pr_err("%s: module %s is going with probe %ps still registered, detaching it\n",
 	       probe->marker, module_name(probe->owner), probe->func);
-	return __marker_probe_detach(probe);
+	sync = __marker_probe_detach(probe);
+	list_add(&probe->node, forgotten);
+	return sync;
 }
 
 /* @mod is going: forget its sites, and detach probes it left registered. */
@@ -1075,16 +1125,17 @@ static void __marker_module_remove(struct module *mod)
 	struct marker_probe *probe, *ptmp;
 	struct marker_site *site, *stmp;
 	struct marker_entry *e, *etmp;
+	LIST_HEAD(forgotten);
 	bool sync = false;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list)
 		list_for_each_entry_safe(probe, ptmp, &e->probes, node)
 			if (probe->owner == mod)
-				sync |= __marker_probe_forget(probe);
+				sync |= __marker_probe_forget(probe, &forgotten);
 	list_for_each_entry_safe(probe, ptmp, &marker_globs, node)
 		if (probe->owner == mod)
-			sync |= __marker_probe_forget(probe);
+			sync |= __marker_probe_forget(probe, &forgotten);
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		list_for_each_entry_safe(site, stmp, &e->sites, node) {
 			struct marker_funcs *old = __marker_site_funcs(site);
@@ -1105,6 +1156,11 @@ static void __marker_module_remove(struct module *mod)
 	__marker_locs_remove(mod);
 	if (sync)
 		__marker_sync();
+	list_for_each_entry_safe(probe, ptmp, &forgotten, node) {
+		list_del(&probe->node);
+		free_percpu(probe->hits);
+		probe->hits = NULL;
+	}
 }
 
 /*

@@ -17,9 +17,38 @@
 static struct dentry *marker_debugfs;
 
 /*
+ * The consumers connected to @site, by kind: "typed:1,action:2", "-" for
+ * none (see __marker_consumer_kind()).
+ */
+static void __marker_site_show_consumers(const struct marker_site *site,
+					 struct seq_file *m)
+{
+	static const char *const kinds[] = {
+		"typed", "generic", "action", "event",
+	};
+	struct marker_funcs *funcs = __marker_site_funcs(site);
+	unsigned int k, i, nr;
+	const char *sep = "";
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		nr = 0;
+		for (i = 0; funcs && i < funcs->nr; i++)
+			nr += !strcmp(__marker_consumer_kind(funcs->f[i].func,
+							     funcs->f[i].generic),
+				      kinds[k]);
+		if (nr) {
+			seq_printf(m, "%s%s:%u", sep, kinds[k], nr);
+			sep = ",";
+		}
+	}
+	if (!*sep)
+		seq_putc(m, '-');
+}
+
+/*
  * One line per site:
  *   name module mode state probes hits fired signature code symbol kind
- *   "format"
+ *   consumers "format"
  * hits: what the count, print and stack actions counted at this site;
  * fired: how many times "fire" ran the name's probes (the same on each
  * line of the name), never counted in the hits. code: near-zero mode,
@@ -27,14 +56,17 @@ static struct dentry *marker_debugfs;
  * NOP while disarmed); portable mode, the jump target (over or call).
  * symbol: each copy's kprobe symbol. Copies are comma-separated, in the
  * same order in both columns. kind: call (MARK()) or inline
- * (MARK_INLINE(), which the action inline arms).
+ * (MARK_INLINE(), which the action inline arms). consumers: the probes
+ * column by kind of consumer (typed or generic probe of a module, the
+ * registry's action, the trace event's probe). Each consumer's own count
+ * is in the probes file.
  */
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	struct marker_entry *e;
 	struct marker_site *site;
 
-	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind format\n");
+	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind consumers format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		list_for_each_entry(site, &e->sites, node) {
@@ -55,11 +87,12 @@ static int marker_list_show(struct seq_file *m, void *v)
 					 "over" : "call");
 			seq_putc(m, ' ');
 			__marker_site_show_locs(site, m, true);
+			seq_printf(m, " %s ", site->kind == MARKER_KIND_INLINE ?
+				   "inline" : "call");
+			__marker_site_show_consumers(site, m);
 			/* non-printable bytes escaped: one line a site */
-			seq_printf(m, " %s \"%*pE\"\n",
-				   site->kind == MARKER_KIND_INLINE ?
-					"inline" : "call",
-				   (int)strlen(site->format), site->format);
+			seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format),
+				   site->format);
 		}
 	}
 	mutex_unlock(&marker_mutex);
@@ -84,23 +117,29 @@ static void __marker_probe_show(struct seq_file *m,
 	/* the name alone: %ps appends " [module]" */
 	snprintf(func, sizeof(func), "%ps", probe->func);
 	func[strcspn(func, " ")] = '\0';
-	seq_printf(m, "%s %s %s %s %u\n", probe->marker, func,
+	seq_printf(m, "%s %s %s %s %s %u %lu\n", probe->marker, func,
 		   module_name(probe->owner),
-		   probe->generic ? "*" : *probe->sig ? probe->sig : "-", nr);
+		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
+		   __marker_consumer_kind(probe->func, probe->generic), nr,
+		   __marker_probe_hits(probe));
 }
 
 /*
- * One line per registered probe:
- *   marker function module signature sites
+ * One line per registered probe, every consumer of the markers:
+ *   marker function module signature kind sites hits
  * marker: a name, or a glob pattern; signature: * for a generic probe;
- * sites: the number of sites it is connected to, 0 while it is pending.
+ * kind: typed, generic, action or event (__marker_consumer_kind());
+ * sites: the number of sites it is connected to, 0 while it is pending;
+ * hits: the calls of this probe by the sites since it was registered, on
+ * every site it reached (a pattern's: on every marker it matches), not
+ * counting "fire".
  */
 static int marker_probes_show(struct seq_file *m, void *v)
 {
 	struct marker_probe *probe;
 	struct marker_entry *e;
 
-	seq_puts(m, "# marker function module signature sites\n");
+	seq_puts(m, "# marker function module signature kind sites hits\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list)
 		list_for_each_entry(probe, &e->probes, node)

@@ -393,6 +393,16 @@ static void marker_event_perf(void *data, struct marker_site *site,
 
 /* -- Connecting: the reg callback ------------------------------------------ */
 
+/* Is @func the probe of an event, for ftrace or for perf? */
+bool __marker_event_func(const void *func)
+{
+#ifdef CONFIG_PERF_EVENTS
+	if (func == marker_event_perf)
+		return true;
+#endif
+	return func == marker_event_ftrace;
+}
+
 /*
  * Connect a generic probe for @ev with @data (an ftrace file, or the call
  * for perf), and pin marker.ko while it is connected: the probe's code is

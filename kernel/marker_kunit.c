@@ -698,23 +698,29 @@ static void mkt_transitions(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p2), 0);
 	mkt_expect_connected(test, t->m_int, d12, 2);
 	mkt_fire_int(test, t, 1, 1, 0);
+	/* each consumer's own count: direct, then through the helper */
+	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p1), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p2), MKT_FIRES);
 
-	/* 2 -> 1: the first one leaves */
+	/* 2 -> 1: the first one leaves, its count freed */
 	marker_probe_unregister(&mkt_p1);
 	KUNIT_EXPECT_FALSE(test, mkt_p1.registered);
+	KUNIT_EXPECT_NULL(test, mkt_p1.hits);
 	mkt_expect_connected(test, t->m_int, d2, 1);
 	mkt_fire_int(test, t, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p2), 2 * MKT_FIRES);
 
 	/* 1 -> 0: site and trampoline back at their defaults */
 	marker_probe_unregister(&mkt_p2);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 	mkt_fire_int(test, t, 0, 0, 0);
 
-	/* re-arm after the disarm: 0 -> 1 -> 0 */
+	/* re-arm after the disarm: 0 -> 1 -> 0, counting from 0 again */
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
 	mkt_expect_connected(test, t->m_int, d1, 1);
 	mkt_expect_direct(test, t->m_int, mkt_probe_int);
 	mkt_fire_int(test, t, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p1), MKT_FIRES);
 	marker_probe_unregister(&mkt_p1);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 	mkt_fire_int(test, t, 0, 0, 0);

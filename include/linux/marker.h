@@ -86,6 +86,7 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/objtool.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/static_call_types.h>
@@ -110,8 +111,11 @@
 struct module;
 struct marker_entry;
 
-/* Bumped whenever struct marker_site changes layout. */
-#define MARKER_SITE_ABI		0x4d4b0003	/* "MK" v3: ->kind */
+/*
+ * Bumped whenever struct marker_site, or struct marker_funcs that the
+ * site reads, changes layout.
+ */
+#define MARKER_SITE_ABI		0x4d4b0004	/* "MK" v4: marker_func.hits */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -169,10 +173,14 @@ struct marker_site;
 typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
 				  const u64 *args);
 
-/* One connected probe, as the site sees it. */
+/*
+ * One connected probe, as the site sees it: the site counts each call in
+ * @hits, the probe's own per-CPU count (struct marker_probe.hits).
+ */
 struct marker_func {
 	void *func;
 	void *data;
+	unsigned long __percpu *hits;
 	bool generic;
 };
 
@@ -263,6 +271,9 @@ struct marker_loc {
  * @owner: the module @func lives in
  * @generic: @func is a marker_generic_fn
  * @node: registry bookkeeping (under marker_mutex)
+ * @hits: registry bookkeeping: the calls of @func by the sites, per CPU;
+ *	allocated by marker_probe_register(), freed by unregister after its
+ *	grace period (the sites' arrays point to it until then)
  * @registered: registry bookkeeping (under marker_mutex)
  *
  * Declare with MARKER_PROBE() or MARKER_PROBE_GENERIC(); the registry keeps
@@ -276,6 +287,7 @@ struct marker_probe {
 	struct module *owner;
 	bool generic;
 	struct list_head node;
+	unsigned long __percpu *hits;
 	bool registered;
 };
 
@@ -511,6 +523,7 @@ __MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
 	const struct marker_func *f, *end = funcs->f + funcs->nr;	\
 									\
 	for (f = funcs->f; f < end; f++) {				\
+		this_cpu_inc(*f->hits);					\
 		if (f->generic)						\
 			((marker_generic_fn)f->func)(f->data, site, args); \
 		else							\
@@ -553,7 +566,8 @@ static __always_inline bool __marker_rcu_unwatched(const struct marker_site *sit
 /*
  * The armed path: evaluate the arguments once, then call the connected
  * probes with preemption disabled (the registry's grace period is
- * synchronize_rcu(), which waits for such sections).
+ * synchronize_rcu(), which waits for such sections), counting each call
+ * in the probe's per-CPU count (one instruction on x86, NMI-safe).
  */
 #define __MARKER_FIRE(site, id, ...)					\
 do {									\
@@ -564,6 +578,7 @@ do {									\
 		rcu_dereference_sched((site)->funcs);			\
 	if (likely(__mf)) {						\
 		if (__mf->direct) {					\
+			this_cpu_inc(*__mf->f[0].hits);			\
 			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_MAP( \
 					__MARKER_ARG_TYPE_C,		\
 					##__VA_ARGS__)),		\

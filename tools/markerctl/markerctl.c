@@ -23,6 +23,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -45,6 +46,7 @@
 /* The registry's module name, and the files it provides */
 #define MC_REGISTRY		"marker"
 #define MC_LIST			"markers/list"
+#define MC_PROBES		"markers/probes"
 #define MC_CONTROL		"markers/control"
 #define MC_TRACE_PIPE		"instances/markers/trace_pipe"
 
@@ -182,6 +184,7 @@ struct mc_site {
 	const char *code;
 	const char *symbol;
 	const char *kind;
+	const char *consumers;
 	const char *format;
 	const char *event;
 };
@@ -206,20 +209,20 @@ static bool parse_count(const char *s, unsigned long long *val)
 /*
  * parse_site() - split one line of the list file:
  *	name module mode state probes hits fired signature code symbol kind
- *	"format"
+ *	consumers "format"
  * The format runs from the first '"' to the last one, spaces included.
  * Return: true if @line had that shape.
  */
 static bool parse_site(char *line, struct mc_site *s)
 {
-	const char *field[11];
+	const char *field[12];
 	char *p = line, *quote;
 	size_t len = strlen(line);
 	int i;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
 		line[--len] = '\0';
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < 12; i++) {
 		field[i] = p;
 		p = strchr(p, ' ');
 		if (!p || p == field[i])
@@ -240,6 +243,7 @@ static bool parse_site(char *line, struct mc_site *s)
 	s->code = field[8];
 	s->symbol = field[9];
 	s->kind = field[10];
+	s->consumers = field[11];
 	s->format = p + 1;
 	return parse_count(field[4], &s->probes) &&
 	       parse_count(field[5], &s->hits) && parse_count(field[6], &s->fired);
@@ -366,11 +370,47 @@ static void widen_count(int *width, unsigned long long val)
 	widen(width, buf);
 }
 
-/* The table: one site per line, columns aligned, the format quoted last. */
-static void print_table(const struct mc_sites *sites)
+/*
+ * list -v: after the last site of a name that has probes, the consumers
+ * connected to it, one line each, from the probes file (@probes, read
+ * again for each name):
+ *	marker function module signature kind sites hits
+ * A consumer whose marker is a pattern counts the hits of every marker
+ * it matches; the line names the pattern. The action inline takes only
+ * inline markers, the others only the rest.
+ */
+static void print_consumers(FILE *probes, const struct mc_site *s)
+{
+	char marker[256], func[256], module[256], sig[64], kind[16];
+	unsigned long long sites, hits;
+	bool is_inline = !strcmp(s->kind, "inline");
+	char line[1024];
+
+	rewind(probes);
+	while (fgets(line, sizeof(line), probes)) {
+		if (line[0] == '#' ||
+		    sscanf(line, "%255s %255s %255s %63s %15s %llu %llu", marker,
+			   func, module, sig, kind, &sites, &hits) != 7)
+			continue;
+		if (!sites || fnmatch(marker, s->name, 0) ||
+		    is_inline != !strcmp(func, "marker_inline"))
+			continue;
+		printf("    consumer: %s %s [%s]", kind, func, module);
+		if (strcmp(marker, s->name))
+			printf(" for %s", marker);
+		printf(", hits %llu\n", hits);
+	}
+}
+
+/*
+ * The table: one site per line, columns aligned, the format quoted last;
+ * with @probes_file (list -v), each name's consumers after its sites.
+ */
+static void print_table(const struct mc_sites *sites, FILE *probes_file)
 {
 	int name = 0, module = 0, mode = 0, state = 0, probes = 0, hits = 0;
-	int fired = 0, sig = 0, event = 0, kind = 0;
+	int fired = 0, sig = 0, event = 0, kind = 0, consumers = 0;
+	bool connected = false;
 	size_t i;
 
 	widen(&name, "NAME");
@@ -383,6 +423,7 @@ static void print_table(const struct mc_sites *sites)
 	widen(&sig, "SIGNATURE");
 	widen(&event, "EVENT");
 	widen(&kind, "KIND");
+	widen(&consumers, "CONSUMERS");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
@@ -396,19 +437,28 @@ static void print_table(const struct mc_sites *sites)
 		widen(&sig, s->sig);
 		widen(&event, s->event);
 		widen(&kind, s->kind);
+		widen(&consumers, s->consumers);
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %-*s  %-*s  %-*s  FORMAT\n",
+	printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %-*s  %-*s  %-*s  %-*s  FORMAT\n",
 	       name, "NAME", module, "MODULE", mode, "MODE", state, "STATE",
 	       probes, "PROBES", hits, "HITS", fired, "FIRED", sig, "SIGNATURE",
-	       event, "EVENT", kind, "KIND");
+	       event, "EVENT", kind, "KIND", consumers, "CONSUMERS");
 	for (i = 0; i < sites->nr; i++) {
 		const struct mc_site *s = &sites->site[i];
 
-		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %*llu  %-*s  %-*s  %-*s  \"%s\"\n",
+		printf("%-*s  %-*s  %-*s  %-*s  %*llu  %*llu  %*llu  ",
 		       name, s->name, module, s->module, mode, s->mode,
 		       state, s->state, probes, s->probes, hits, s->hits,
-		       fired, s->fired, sig, s->sig, event, s->event,
-		       kind, s->kind, s->format);
+		       fired, s->fired);
+		printf("%-*s  %-*s  %-*s  %-*s  \"%s\"\n", sig, s->sig,
+		       event, s->event, kind, s->kind, consumers, s->consumers,
+		       s->format);
+		connected |= s->probes > 0;
+		if (i + 1 < sites->nr && !strcmp(s->name, sites->site[i + 1].name))
+			continue;
+		if (probes_file && connected)
+			print_consumers(probes_file, s);
+		connected = false;
 	}
 }
 
@@ -528,6 +578,7 @@ static void print_json(const struct mc_sites *sites)
 		json_field("code", s->code, false);
 		json_field("symbol", s->symbol, false);
 		json_field("kind", s->kind, false);
+		json_field("consumers", s->consumers, false);
 		json_field("format", s->format, false);
 		json_field("event", s->event, true);
 		puts(i + 1 < sites->nr ? "}," : "}");
@@ -539,18 +590,23 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mc_sites sites = { NULL, 0, 0 };
+	bool json = false, verbose = false;
+	FILE *probes_file = NULL;
 	char path[PATH_MAX];
-	bool json = false;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			return print_help(cmd);
@@ -560,6 +616,8 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage_error(cmd, "too many arguments");
+	if (json && verbose)
+		return usage_error(cmd, "--verbose is for the table, not --json");
 
 	ret = need_root(cmd->name);
 	if (!ret)
@@ -568,6 +626,15 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 		ret = mc_debugfs(path, MC_LIST);
 	if (!ret)
 		ret = read_sites(path, &sites);
+	if (!ret && verbose)
+		ret = mc_debugfs(path, MC_PROBES);
+	if (!ret && verbose) {
+		probes_file = fopen(path, "re");
+		if (!probes_file) {
+			mc_err("list: cannot open %s: %s", path, strerror(errno));
+			ret = MC_EXIT_KERNEL;
+		}
+	}
 	if (!ret) {
 		size_t i;
 
@@ -576,12 +643,14 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 		if (json)
 			print_json(&sites);
 		else
-			print_table(&sites);
+			print_table(&sites, probes_file);
 		if (fflush(stdout)) {
 			mc_err("list: %s", strerror(errno));
 			ret = MC_EXIT_KERNEL;
 		}
 	}
+	if (probes_file)
+		fclose(probes_file);
 	free_sites(&sites);
 	return ret;
 }
@@ -1264,14 +1333,20 @@ out:
 
 static const struct mc_cmd commands[] = {
 	{
-		"list", cmd_list, "list [--json]", "list every marker site",
+		"list", cmd_list, "list [--json | -v]", "list every marker site",
 		"List every marker site the registry knows, one per line: name,\n"
 		"module, mode (near-zero or portable), state (disarmed, armed,\n"
 		"busy or retrying), probes, hits, fired (the times \"fire\" ran its\n"
 		"probes), signature (one character per argument, '-' for none),\n"
 		"event, kind (call: MARK(); inline: MARK_INLINE(), which runs its\n"
-		"own code) and the quoted format, in aligned columns after a\n"
-		"header line.\n\n"
+		"own code), consumers (the connected probes by kind: typed,\n"
+		"generic, action, event) and the quoted format, in aligned columns\n"
+		"after a header line.\n\n"
+		"  -v, --verbose\n"
+		"            after each marker's sites, one line per consumer\n"
+		"            connected to it: its kind, function, module, the\n"
+		"            pattern it was enabled for, and its own hit count\n"
+		"            (a pattern's: over every marker it matches)\n"
 		"  --json    a JSON array instead: one object per site and per line,\n"
 		"            with the fields above and \"code\"; probes, hits and\n"
 		"            fired are numbers\n",

@@ -74,11 +74,11 @@ for e in subsys_mark1:'0*' subsys_mark3:1 test_noargs:0; do
 done
 fmt_odd=$(printf 'q"uo\\te\tta\001b caf\303\251 \377!')
 cat >"$tmp/debug/markers/list" <<EOF
-# name module mode state probes hits fired signature code symbol kind format
-subsys_mark1 marker_example near-zero disarmed 0 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 call "%d"
-subsys_mark3 marker_example near-zero armed 1 12345678901234 7 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 call "%d %s"
-test_noargs marker_test_sites portable busy 0 0 0 - over - call "no arguments"
-test_odd m near-zero disarmed 0 0 0 - 6690 __mark_kprobe_test_odd.m.4 inline "$fmt_odd"
+# name module mode state probes hits fired signature code symbol kind consumers format
+subsys_mark1 marker_example near-zero disarmed 0 0 0 i 0f1f440000 __mark_kprobe_subsys_mark1.marker_example.1 call - "%d"
+subsys_mark3 marker_example near-zero armed 1 12345678901234 7 is e9deadbeef,eb05 __mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3 call typed:1,action:1 "%d %s"
+test_noargs marker_test_sites portable busy 0 0 0 - over - call - "no arguments"
+test_odd m near-zero disarmed 0 0 0 - 6690 __mark_kprobe_test_odd.m.4 inline - "$fmt_odd"
 EOF
 
 # --help and usage errors
@@ -121,11 +121,11 @@ check "usage errors name the command" -- grep -q "^markerctl: watch: " "$tmp/err
 # list
 expect 0 "list" -- mc list
 cat >"$tmp/want" <<EOF
-NAME          MODULE             MODE       STATE     PROBES            HITS  FIRED  SIGNATURE  EVENT    KIND    FORMAT
-subsys_mark1  marker_example     near-zero  disarmed       0               0      0  i          trigger  call    "%d"
-subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       call    "%d %s"
-test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      call    "no arguments"
-test_odd      m                  near-zero  disarmed       0               0      0  -          -        inline  "$fmt_odd"
+NAME          MODULE             MODE       STATE     PROBES            HITS  FIRED  SIGNATURE  EVENT    KIND    CONSUMERS         FORMAT
+subsys_mark1  marker_example     near-zero  disarmed       0               0      0  i          trigger  call    -                 "%d"
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       call    typed:1,action:1  "%d %s"
+test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      call    -                 "no arguments"
+test_odd      m                  near-zero  disarmed       0               0      0  -          -        inline  -                 "$fmt_odd"
 EOF
 check "list: aligned table" -- cmp -s "$tmp/want" "$tmp/out"
 
@@ -138,21 +138,51 @@ want = [
  dict(name="subsys_mark1", module="marker_example", mode="near-zero",
       state="disarmed", probes=0, hits=0, fired=0, signature="i", code="0f1f440000",
       symbol="__mark_kprobe_subsys_mark1.marker_example.1", kind="call",
-      format="%d", event="trigger"),
+      consumers="-", format="%d", event="trigger"),
  dict(name="subsys_mark3", module="marker_example", mode="near-zero",
       state="armed", probes=1, hits=12345678901234, fired=7, signature="is",
       code="e9deadbeef,eb05",
       symbol="__mark_kprobe_subsys_mark3.a.2,__mark_kprobe_subsys_mark3.b.3",
-      kind="call", format="%d %s", event="on"),
+      kind="call", consumers="typed:1,action:1", format="%d %s", event="on"),
  dict(name="test_noargs", module="marker_test_sites", mode="portable",
       state="busy", probes=0, hits=0, fired=0, signature="-", code="over",
-      symbol="-", kind="call", format="no arguments", event="off"),
+      symbol="-", kind="call", consumers="-", format="no arguments",
+      event="off"),
  dict(name="test_odd", module="m", mode="near-zero", state="disarmed",
       probes=0, hits=0, fired=0, signature="-", code="6690",
-      symbol="__mark_kprobe_test_odd.m.4", kind="inline", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
+      symbol="__mark_kprobe_test_odd.m.4", kind="inline", consumers="-", format="q\"uo\\te\tta\x01b caf\u00e9 \ufffd!",
       event="-"),
 ]
 sys.exit(got != want)' "$tmp/out"
+
+# list -v: each name's consumers after its sites, from the probes file;
+# the pending ones (0 sites) and those of the other kind left out
+cat >"$tmp/debug/markers/probes" <<EOF
+# marker function module signature kind sites hits
+subsys_mark3 probe_mark3 probe_example is typed 1 42
+subsys_mark1 probe_mark1 probe_example i typed 0 0
+subsys_* marker_count marker * action 2 12345678901234
+test_* marker_inline marker * action 1 3
+test_* marker_count marker * action 0 0
+EOF
+cp "$tmp/debug/markers/list" "$tmp/list.plain"
+sed -i 's/^test_odd m near-zero disarmed 0 /test_odd m near-zero armed 1 /' \
+	"$tmp/debug/markers/list"
+expect 0 "list -v" -- mc list -v
+cp "$tmp/list.plain" "$tmp/debug/markers/list"
+sed -n '/^subsys_mark3 /,/^test_noargs /p' "$tmp/out" >"$tmp/got"
+cat >"$tmp/want" <<EOF
+subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       call    typed:1,action:1  "%d %s"
+    consumer: typed probe_mark3 [probe_example], hits 42
+    consumer: action marker_count [marker] for subsys_*, hits 12345678901234
+test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      call    -                 "no arguments"
+EOF
+check "list -v: consumers after their marker's sites" -- cmp -s "$tmp/want" "$tmp/got"
+check "list -v: subsys_mark1 has none connected" -- \
+	sh -c "grep -A1 '^subsys_mark1 ' '$tmp/out' | tail -n 1 | grep -q '^subsys_mark3 '"
+check "list -v: the inline action under the inline marker" -- \
+	sh -c "tail -n 1 '$tmp/out' | grep -qx '    consumer: action marker_inline \\[marker\\] for test_\\*, hits 3'"
+expect 1 "list -v --json: refused" -- mc list -v --json
 
 cp "$tmp/debug/markers/list" "$tmp/list.good"
 head -1 "$tmp/list.good" >"$tmp/debug/markers/list"

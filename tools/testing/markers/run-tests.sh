@@ -44,6 +44,12 @@ col() {
 	echo "$2" | awk -v n="$(colnum "$1")" '{ print $n }'
 }
 
+# consumer_hits MARKER FUNCTION: the hits of the consumer of MARKER (a
+# name or a pattern) whose function is FUNCTION, from the probes file
+consumer_hits() {
+	awk -v m="$1" -v f="$2" '$1 == m && $2 == f { print $7 }' "$PROBES"
+}
+
 # state NAME MODULE: the states of NAME's sites, one word per site
 state() {
 	site "$1" "$2" | awk '{ printf "%s%s", sep, $4; sep = " " } END { print "" }'
@@ -251,7 +257,7 @@ t_site_not_at_defaults_refused() {
 t_pending_probe_armed_on_arrival() {
 	rmmod marker_test_sites || return 1
 	insmod marker_test_probe.ko probe=types || return 1
-	grep -q '^test_types probe_types marker_test_probe iIcHlQps 0$' "$PROBES" ||
+	grep -q '^test_types probe_types marker_test_probe iIcHlQps typed 0 0$' "$PROBES" ||
 		fail "not pending: $(cat "$PROBES")" || return 1
 	insmod marker_test_sites.ko || return 1
 	[ "$(state test_types marker_test_sites)" = armed ] ||
@@ -272,17 +278,20 @@ t_pending_mismatch_reported_on_arrival() {
 		fail "no dmesg line"
 }
 
+# The probe stays pending, and keeps its own count (the 5 hits of the test
+# before) across its marker's module going and coming back.
 t_marker_module_leaves_while_armed() {
 	rmmod marker_test_sites || return 1
-	grep -q '^test_types probe_types marker_test_probe iIcHlQps 0$' "$PROBES" ||
+	grep -q '^test_types probe_types marker_test_probe iIcHlQps typed 0 5$' "$PROBES" ||
 		fail "probe not kept pending: $(cat "$PROBES")" || return 1
 	insmod marker_test_sites.ko || return 1
 	[ "$(state test_types marker_test_sites)" = armed ] ||
 		fail "not armed again" || return 1
 	fire 4
 	h=$(hits)
+	c=$(consumer_hits test_types probe_types)
 	rmmod marker_test_probe
-	[ "$h" = 9 ] || fail "hits $h, expected 5 + 4"
+	[ "$h" = 9 ] && [ "$c" = 9 ] || fail "hits $h, counted $c, expected 5 + 4"
 }
 
 t_rmmod_probe_while_firing() {
@@ -410,8 +419,8 @@ t_loader_by_name_and_glob() {
 	[ "$(state subsys_mark1 marker_example)" = armed ] &&
 		[ "$(state subsys_mark2 marker_example)" = disarmed ] ||
 		fail "$(cat "$LIST")" || return 1
-	grep -q '^test_t\* marker_count marker_loader \* 0$' "$PROBES" &&
-		grep -q '^nosuch_marker marker_count marker_loader \* 0$' "$PROBES" ||
+	grep -q '^test_t\* marker_count marker_loader \* action 0 0$' "$PROBES" &&
+		grep -q '^nosuch_marker marker_count marker_loader \* action 0 0$' "$PROBES" ||
 		fail "patterns not pending: $(cat "$PROBES")" || return 1
 	insmod marker_test_sites.ko || return 1	# arrives after the loader
 	[ "$(state test_types marker_test_sites)" = armed ] &&
@@ -442,7 +451,7 @@ t_loader_refuses_bad_parameters() {
 		fail "action=dance accepted" && return 1
 	insmod marker_loader.ko 2>/dev/null && fail "no markers= accepted" &&
 		return 1
-	dmesg | grep -q 'marker_loader: unknown action=dance: count, print or stack' ||
+	dmesg | grep -q 'marker_loader: unknown action=dance: count, print, stack or inline' ||
 		fail "no dmesg line" || return 1
 	# a space or a newline would forge a line of the probes file
 	for m in '"subsys_mark1 forged 0"' '"subsys_mark1
@@ -878,6 +887,8 @@ t_unload_everything() {
 . ./tests-fire.sh
 # shellcheck source=SCRIPTDIR/tests-inline.sh
 . ./tests-inline.sh
+# shellcheck source=SCRIPTDIR/tests-counts.sh
+. ./tests-counts.sh
 
 # A hit where RCU is not watching: under lockdep, one warning (WARN_ONCE()'s
 # flag is one a source file), and the probes are not called. The warning
@@ -933,7 +944,7 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $FIRE_TESTS $INLINE_TESTS $IRQ_TESTS
+$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $FIRE_TESTS $INLINE_TESTS $COUNT_TESTS $IRQ_TESTS
 $EVENT_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance

@@ -124,7 +124,7 @@ t_inline_loader_and_markerctl() {
 	mc_rc 0 enable test_check --action inline || rc=1
 	inline_sites armed || rc=1
 	mc_rc 0 list || rc=1
-	grep -qE '^test_check +marker_test_check +[a-z-]+ +armed +1 +0 +0 +- +- +inline +""$' \
+	grep -qE '^test_check +marker_test_check +[a-z-]+ +armed +1 +0 +0 +- +- +inline +action:1 +""$' \
 		/tmp/mc.out || { fail "markerctl list: $(cat /tmp/mc.out)"; rc=1; }
 	mc_rc 0 disable test_check || rc=1
 	inline_sites disarmed || rc=1

@@ -43,11 +43,11 @@ mc_hits() {
 
 # The table is the listing without its code and symbol fields, in aligned
 # columns, with each marker's event state (every event is off here) before
-# its kind.
+# its kind and consumers.
 t_markerctl_list() {
 	mc_rc 0 list || return 1
 	head -n 1 /tmp/mc.out |
-		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *FIRED  *SIGNATURE  *EVENT  *KIND  *FORMAT$' ||
+		grep -q '^NAME  *MODULE  *MODE  *STATE  *PROBES  *HITS  *FIRED  *SIGNATURE  *EVENT  *KIND  *CONSUMERS  *FORMAT$' ||
 		fail "header: $(head -n 1 /tmp/mc.out)" || return 1
 	awk '!/^#/ { $9 = "off"; $10 = ""; print }' "$LIST" | tr -s ' ' >/tmp/mc.want
 	sed 1d /tmp/mc.out | tr -s ' ' >/tmp/mc.got
@@ -70,8 +70,8 @@ t_markerctl_list_json() {
 	{
 		echo '['
 		awk '!/^#/ {
-			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"fired\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"kind\": \"%s\", \"format\": %s, \"event\": \"off\"}",
-			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, substr($0, index($0, "\""))
+			printf "%s  {\"name\": \"%s\", \"module\": \"%s\", \"mode\": \"%s\", \"state\": \"%s\", \"probes\": %s, \"hits\": %s, \"fired\": %s, \"signature\": \"%s\", \"code\": \"%s\", \"symbol\": \"%s\", \"kind\": \"%s\", \"consumers\": \"%s\", \"format\": %s, \"event\": \"off\"}",
+			       sep, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, substr($0, index($0, "\""))
 			sep = ",\n"
 		} END { print "" }' "$LIST"
 		echo ']'
