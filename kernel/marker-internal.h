@@ -85,6 +85,9 @@ __marker_site_funcs(const struct marker_site *site)
 /* The longest marker name: MARK() makes symbols of it (__marker_site_...). */
 #define MARKER_NAME_MAX		KSYM_NAME_LEN
 
+/* The longest name of an argument: its event's field (__marker_field_names()) */
+#define MARKER_FIELD_MAX	32
+
 struct seq_file;
 
 const char *__marker_type_name(char type);
@@ -130,6 +133,34 @@ int __marker_format_check(const struct marker_site *site, char *why,
 DECLARE_PER_CPU(bool, marker_firing);
 int marker_fire_command(const char *name, char *args);
 
+/* marker_pred.c: a probe's predicate, struct marker_probe.filter compiled */
+struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
+					const struct marker_site *site);
+bool marker_pred_fits(const struct marker_pred *pred,
+		      const struct marker_site *site, char *why, size_t len);
+bool marker_pred_run(const struct marker_pred *pred,
+		     const struct marker_site *site, const u64 *args);
+void marker_pred_call(void *data, struct marker_site *site, const u64 *args);
+const char *marker_pred_text(const struct marker_pred *pred);
+void marker_pred_free(struct marker_pred *pred);
+
+/*
+ * The consumer a site's entry calls: the probe behind a predicate's
+ * marker_pred_call(), or the entry's own function.
+ */
+static inline void *__marker_func_fn(const struct marker_func *f,
+				     bool *generic)
+{
+	const struct marker_probe *probe = f->data;
+
+	if (f->func == (void *)marker_pred_call) {
+		*generic = probe->generic;
+		return probe->func;
+	}
+	*generic = f->generic;
+	return f->func;
+}
+
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);
 
@@ -151,6 +182,8 @@ void marker_events_unlock(void);
 void marker_events_update(void);
 void marker_events_sync(void);
 bool marker_event_print(struct marker_site *site, const u64 *args);
+void __marker_field_names(const char *format, unsigned int nargs,
+			  char names[][MARKER_FIELD_MAX]);
 bool __marker_event_func(const void *func);
 
 /* The ftrace instance print and stack write to (marker_actions.c). */

@@ -120,10 +120,11 @@ static bool __marker_probe_inline(const struct marker_probe *probe)
  * An inline site takes the action "inline" and nothing else, which takes
  * nothing else. Otherwise a typed probe fits a site of its signature; a
  * generic one, any site, except that the actions that print need a format
- * fit for the signature.
+ * fit for the signature. Then its predicate, if any, must fit the site's
+ * arguments (marker_pred_fits()).
  */
-static bool __marker_probe_fits(const struct marker_probe *probe,
-				const struct marker_site *site)
+static bool __marker_probe_fits_sig(const struct marker_probe *probe,
+				    const struct marker_site *site)
 {
 	if (__marker_probe_inline(probe) != __marker_site_inline(site))
 		return false;
@@ -131,6 +132,13 @@ static bool __marker_probe_fits(const struct marker_probe *probe,
 		return !__marker_action_formats(probe->func) ||
 		       !__marker_format_check(site, NULL, 0);
 	return !strcmp(probe->sig, site->sig);
+}
+
+static bool __marker_probe_fits(const struct marker_probe *probe,
+				const struct marker_site *site)
+{
+	return __marker_probe_fits_sig(probe, site) &&
+	       (!probe->pred || marker_pred_fits(probe->pred, site, NULL, 0));
 }
 
 bool __marker_is_glob(const char *name)
@@ -206,6 +214,14 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 	if (__marker_probe_inline(probe)) {
 		pr_err("%s: the action inline arms inline markers (MARK_INLINE()), and the marker in %s calls probes\n",
 		       site->name, module_name(site->mod));
+		return;
+	}
+	if (__marker_probe_fits_sig(probe, site) &&
+	    !WARN_ON_ONCE(!probe->pred)) {
+		marker_pred_fits(probe->pred, site, want, sizeof(want));
+		pr_err("%s: predicate \"%s\" of %ps does not fit the marker in %s: %s\n",
+		       site->name, marker_pred_text(probe->pred), probe->func,
+		       module_name(site->mod), want);
 		return;
 	}
 	if (probe->generic) {
@@ -434,18 +450,46 @@ static void __marker_site_retarget(struct marker_site *site, void *func)
 #endif
 }
 
-/* Add @probe to @funcs, if given; count it either way. */
+/*
+ * What the calls of a stub (__marker_funcs_stub()) and of a predicate's
+ * wrapper are counted in: nobody's. The wrapper counts the calls of its
+ * probe in the probe's count itself.
+ */
+static DEFINE_PER_CPU(unsigned long, marker_unowned_hits);
+
+/*
+ * Add @probe to @funcs, if given; count it either way. A probe with a
+ * predicate is called through marker_pred_call(), with the probe as data.
+ */
 static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
 				       const struct marker_probe *probe)
 {
-	if (funcs) {
-		funcs->f[funcs->nr].func = probe->func;
-		funcs->f[funcs->nr].data = probe->data;
-		funcs->f[funcs->nr].hits = probe->hits;
-		funcs->f[funcs->nr].generic = probe->generic;
-		funcs->nr++;
+	struct marker_func *f;
+
+	if (!funcs)
+		return 1;
+	f = &funcs->f[funcs->nr++];
+	if (probe->pred) {
+		f->func = (void *)marker_pred_call;
+		f->data = (void *)probe;
+		f->hits = &marker_unowned_hits;
+		f->generic = true;
+	} else {
+		f->func = probe->func;
+		f->data = probe->data;
+		f->hits = probe->hits;
+		f->generic = probe->generic;
 	}
 	return 1;
+}
+
+/* Is @f the entry __marker_funcs_add() made for @probe? */
+static bool __marker_func_is(const struct marker_func *f,
+			     const struct marker_probe *probe)
+{
+	if (probe->pred)
+		return f->func == (void *)marker_pred_call && f->data == probe;
+	return f->func == probe->func && f->data == probe->data;
 }
 
 /*
@@ -494,8 +538,7 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
 	unsigned int i;
 
 	for (i = 0; funcs && i < funcs->nr; i++)
-		if (funcs->f[i].func == probe->func &&
-		    funcs->f[i].data == probe->data)
+		if (__marker_func_is(&funcs->f[i], probe))
 			return true;
 	return false;
 }
@@ -566,9 +609,6 @@ static void __marker_stub_func(void)
 {
 }
 
-/* What a stub's calls are counted in: nobody's. */
-static DEFINE_PER_CPU(unsigned long, marker_stub_hits);
-
 /*
  * Could not allocate the smaller array: leave the old one published with
  * @probe's entry replaced by a stub that ignores its arguments (a typed
@@ -584,15 +624,14 @@ static void __marker_funcs_stub(struct marker_site *site,
 
 	funcs = __marker_site_funcs(site);
 	for (i = 0; i < funcs->nr; i++) {
-		if (funcs->f[i].func == probe->func &&
-		    funcs->f[i].data == probe->data) {
+		if (__marker_func_is(&funcs->f[i], probe)) {
 			WRITE_ONCE(funcs->f[i].func, (void *)__marker_stub_func);
 			/*
 			 * @probe's count is freed after the grace period that
 			 * follows; a site that read it before still counts in
 			 * it until then.
 			 */
-			WRITE_ONCE(funcs->f[i].hits, &marker_stub_hits);
+			WRITE_ONCE(funcs->f[i].hits, &marker_unowned_hits);
 			return;
 		}
 	}
@@ -687,6 +726,33 @@ free_news:
 	return -ENOMEM;
 }
 
+/* The first site @probe names and does not pass over, or NULL. */
+static struct marker_site *__marker_probe_first_site(const struct marker_probe *probe)
+{
+	struct marker_site *site;
+	struct marker_entry *e;
+
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e))
+		list_for_each_entry(site, &e->sites, node)
+			if (!__marker_probe_skips(probe, site))
+				return site;
+	return NULL;
+}
+
+/*
+ * Free what the sites' arrays pointed to: @probe's count and predicate.
+ * After the grace period that followed its disconnection, or when no
+ * array was published with it.
+ */
+static void __marker_probe_release(struct marker_probe *probe)
+{
+	free_percpu(probe->hits);
+	probe->hits = NULL;
+	marker_pred_free(probe->pred);
+	probe->pred = NULL;
+}
+
 /* Is @probe print or stack, which record their names' events? */
 static bool __marker_probe_prints(const struct marker_probe *probe)
 {
@@ -711,12 +777,14 @@ static bool __marker_probe_prints(const struct marker_probe *probe)
  * for print and stack, event_mutex after them: not under it).
  * Return: 0 when connected or pending; -EINVAL for a malformed probe (a
  * name that is neither a C identifier nor a glob pattern among them), a
- * typed probe with a pattern, or a signature mismatch; -EBUSY when a site
+ * typed probe with a pattern, a signature mismatch, or a filter that does
+ * not parse or does not fit a site's arguments; -EBUSY when a site
  * is not at its defaults; -EEXIST when the probe, or the same function with
  * the same data, is already registered for this marker; -ENOMEM.
  */
 int marker_probe_register(struct marker_probe *probe)
 {
+	struct marker_site *site;
 	struct marker_entry *e = NULL;
 	struct list_head *list;
 	int ret;
@@ -760,15 +828,24 @@ int marker_probe_register(struct marker_probe *probe)
 		ret = -EEXIST;
 		goto put_entry;
 	}
-	ret = __marker_probe_check(probe);
-	if (ret < 0)
-		goto put_entry;
 	/* read by the sites through their arrays (__marker_funcs_add()) */
+	if (probe->filter) {
+		site = __marker_probe_first_site(probe);
+		probe->pred = marker_pred_compile(probe, site);
+		if (IS_ERR(probe->pred)) {
+			ret = PTR_ERR(probe->pred);
+			probe->pred = NULL;
+			goto put_entry;
+		}
+	}
 	probe->hits = alloc_percpu(unsigned long);
 	if (!probe->hits) {
 		ret = -ENOMEM;
-		goto put_entry;
+		goto release_probe;
 	}
+	ret = __marker_probe_check(probe);
+	if (ret < 0)
+		goto release_probe;
 
 	list_add_tail(&probe->node, list);
 	ret = __marker_probe_attach(probe, ret);
@@ -783,8 +860,8 @@ int marker_probe_register(struct marker_probe *probe)
 
 del_probe:
 	list_del(&probe->node);
-	free_percpu(probe->hits);	/* no array was published with it */
-	probe->hits = NULL;
+release_probe:
+	__marker_probe_release(probe);	/* no array was published with it */
 put_entry:
 	if (e)
 		__marker_entry_put(e);
@@ -859,13 +936,10 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 	}
 	if (sync)
 		__marker_sync();
-	/* no site counts in them any more: the grace period, or no array */
-	for (i = 0; i < nr; i++) {
-		if (probes[i]->registered)
-			continue;
-		free_percpu(probes[i]->hits);
-		probes[i]->hits = NULL;
-	}
+	/* no site reads them any more: the grace period, or no array */
+	for (i = 0; i < nr; i++)
+		if (!probes[i]->registered)
+			__marker_probe_release(probes[i]);
 	mutex_unlock(&marker_mutex);
 	if (prints)
 		marker_events_sync();
@@ -1158,8 +1232,7 @@ static void __marker_module_remove(struct module *mod)
 		__marker_sync();
 	list_for_each_entry_safe(probe, ptmp, &forgotten, node) {
 		list_del(&probe->node);
-		free_percpu(probe->hits);
-		probe->hits = NULL;
+		__marker_probe_release(probe);
 	}
 }
 

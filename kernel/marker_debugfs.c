@@ -29,13 +29,16 @@ static void __marker_site_show_consumers(const struct marker_site *site,
 	struct marker_funcs *funcs = __marker_site_funcs(site);
 	unsigned int k, i, nr;
 	const char *sep = "";
+	bool generic;
+	void *func;
 
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		nr = 0;
-		for (i = 0; funcs && i < funcs->nr; i++)
-			nr += !strcmp(__marker_consumer_kind(funcs->f[i].func,
-							     funcs->f[i].generic),
+		for (i = 0; funcs && i < funcs->nr; i++) {
+			func = __marker_func_fn(&funcs->f[i], &generic);
+			nr += !strcmp(__marker_consumer_kind(func, generic),
 				      kinds[k]);
+		}
 		if (nr) {
 			seq_printf(m, "%s%s:%u", sep, kinds[k], nr);
 			sep = ",";
@@ -117,22 +120,26 @@ static void __marker_probe_show(struct seq_file *m,
 	/* the name alone: %ps appends " [module]" */
 	snprintf(func, sizeof(func), "%ps", probe->func);
 	func[strcspn(func, " ")] = '\0';
-	seq_printf(m, "%s %s %s %s %s %u %lu\n", probe->marker, func,
+	seq_printf(m, "%s %s %s %s %s %u %lu", probe->marker, func,
 		   module_name(probe->owner),
 		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
 		   __marker_consumer_kind(probe->func, probe->generic), nr,
 		   __marker_probe_hits(probe));
+	if (probe->pred)
+		seq_printf(m, " if %s", marker_pred_text(probe->pred));
+	seq_putc(m, '\n');
 }
 
 /*
  * One line per registered probe, every consumer of the markers:
- *   marker function module signature kind sites hits
+ *   marker function module signature kind sites hits [if PREDICATE]
  * marker: a name, or a glob pattern; signature: * for a generic probe;
  * kind: typed, generic, action or event (__marker_consumer_kind());
  * sites: the number of sites it is connected to, 0 while it is pending;
  * hits: the calls of this probe by the sites since it was registered, on
  * every site it reached (a pattern's: on every marker it matches), not
- * counting "fire".
+ * counting "fire"; with a predicate, the calls it let through. The
+ * predicate, as given, ends the line.
  */
 static int marker_probes_show(struct seq_file *m, void *v)
 {
@@ -181,8 +188,9 @@ DEFINE_SHOW_ATTRIBUTE(marker_stats);
 
 /*
  * A marker enabled through the control file: a pattern probe running one
- * of the built-in actions. marker_control_mutex protects marker_controls
- * and nests outside marker_mutex.
+ * of the built-in actions, with its predicate if it has one (after the
+ * pattern, in the same allocation). marker_control_mutex protects
+ * marker_controls and nests outside marker_mutex.
  */
 struct marker_control {
 	struct list_head list;
@@ -218,9 +226,11 @@ static bool __marker_pattern_known(const char *pattern, marker_generic_fn fn)
 	return known;
 }
 
-static int marker_control_enable(const char *pattern, const char *action)
+static int marker_control_enable(const char *pattern, const char *action,
+				 const char *filter)
 {
 	marker_generic_fn fn = marker_action(action);
+	size_t plen = strlen(pattern) + 1;
 	struct marker_control *c;
 	int ret;
 
@@ -245,10 +255,16 @@ static int marker_control_enable(const char *pattern, const char *action)
 		return -ENOENT;
 	}
 
-	c = kzalloc(struct_size(c, pattern, strlen(pattern) + 1), GFP_KERNEL);
+	c = kzalloc(struct_size(c, pattern,
+				plen + (filter ? strlen(filter) + 1 : 0)),
+		    GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	strscpy(c->pattern, pattern, strlen(pattern) + 1);
+	strscpy(c->pattern, pattern, plen);
+	if (filter) {
+		strscpy(c->pattern + plen, filter, strlen(filter) + 1);
+		c->probe.filter = c->pattern + plen;
+	}
 	c->probe.marker = c->pattern;
 	c->probe.func = fn;
 	c->probe.data = c;
@@ -313,7 +329,7 @@ static int marker_control_offer(const char *cmd, const char *name)
 
 /*
  * One command a write:
- *   enable PATTERN [count|print|stack|inline]
+ *   enable PATTERN [count|print|stack|inline] [if PREDICATE]
  *   disable PATTERN
  *   connect NAME
  *   disconnect NAME
@@ -323,6 +339,7 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
 	char buf[MARKER_CONTROL_MAX + 1], *p = buf, *cmd, *pattern, *action;
+	char *filter = NULL;
 	int ret;
 
 	if (count > MARKER_CONTROL_MAX) {
@@ -342,11 +359,35 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 		return ret ?: count;
 	}
 	action = pattern ? __marker_next_word(&p) : NULL;
+	/* enable PATTERN [ACTION] if PREDICATE: the rest of the line */
+	if (action && !strcmp(cmd, "enable")) {
+		if (strcmp(action, "if")) {
+			char *word = p;
+
+			if (!strcmp(__marker_next_word(&word) ?: "", "if"))
+				p = word;
+			else
+				word = NULL;
+			filter = word;
+		} else {
+			action = NULL;
+			filter = p;
+		}
+		if (filter) {
+			filter = strim(filter);
+			if (!*filter) {
+				pr_err("control: enable %s: 'if' without a predicate\n",
+				       pattern);
+				return -EINVAL;
+			}
+			p = filter + strlen(filter);
+		}
+	}
 	if (!cmd || !pattern || (action && __marker_next_word(&p)) ||
 	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action) &&
 	     (strcmp(cmd, "connect") || action) &&
 	     (strcmp(cmd, "disconnect") || action))) {
-		pr_err("control: commands are 'enable PATTERN [ACTION]', 'disable PATTERN', 'connect PROBE', 'disconnect PROBE' and 'fire NAME [ARG...]'\n");
+		pr_err("control: commands are 'enable PATTERN [ACTION] [if PREDICATE]', 'disable PATTERN', 'connect PROBE', 'disconnect PROBE' and 'fire NAME [ARG...]'\n");
 		return -EINVAL;
 	}
 	if (!strcmp(cmd, "connect") || !strcmp(cmd, "disconnect")) {
@@ -361,7 +402,7 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&marker_control_mutex);
 	if (!strcmp(cmd, "enable"))
-		ret = marker_control_enable(pattern, action ?: "count");
+		ret = marker_control_enable(pattern, action ?: "count", filter);
 	else
 		ret = marker_control_disable(pattern);
 	mutex_unlock(&marker_control_mutex);

@@ -45,7 +45,6 @@
 
 #define MARKER_EVENT_SYSTEM	"markers"
 #define MARKER_EVENT_STR_MAX	256	/* the filter's string limit */
-#define MARKER_EVENT_FIELD_MAX	32
 #define MARKER_EVENT_HASH_BITS	10	/* as the registry's table */
 
 /**
@@ -58,7 +57,7 @@
  * @code: the argument's MARKER_TYPE_*
  */
 struct marker_event_field {
-	char name[MARKER_EVENT_FIELD_MAX];
+	char name[MARKER_FIELD_MAX];
 	const char *type;
 	u16 offset;
 	u8 size;
@@ -590,8 +589,8 @@ static const char * const marker_event_keywords[] = {
 	"typedef", "union", "unsigned", "void", "volatile", "while",
 };
 
-static bool marker_event_name_ok(const struct marker_event *ev,
-				 const char *name, size_t len, unsigned int i)
+static bool __marker_field_name_ok(char names[][MARKER_FIELD_MAX],
+				   const char *name, size_t len, unsigned int i)
 {
 	unsigned int j;
 
@@ -601,28 +600,38 @@ static bool marker_event_name_ok(const struct marker_event *ev,
 			return false;
 
 	/* not argN either: the name of an unnamed field */
-	if (!len || len >= MARKER_EVENT_FIELD_MAX || isdigit(*name) ||
+	if (!len || len >= MARKER_FIELD_MAX || isdigit(*name) ||
 	    !strncmp(name, "common_", 7) ||
 	    (len > 3 && !strncmp(name, "arg", 3) && isdigit(name[3])))
 		return false;
 	for (j = 0; j < i; j++)
-		if (strlen(ev->fields[j].name) == len &&
-		    !strncmp(ev->fields[j].name, name, len))
+		if (strlen(names[j]) == len && !strncmp(names[j], name, len))
 			return false;
 	return true;
 }
 
-/*
- * Name the fields: argN, or the identifier right before "=%" that the
- * format puts before the argument's conversion ("value=%d name=%s").
+/**
+ * __marker_field_names() - the names of a marker's arguments
+ * @format: the marker's format
+ * @nargs: its number of arguments, at most MARKER_MAX_ARGS
+ * @names: @nargs names of MARKER_FIELD_MAX bytes, filled in
+ *
+ * argN (from arg1), or the identifier right before "=%" that the format
+ * puts before the argument's conversion ("value=%d name=%s"): the fields
+ * of the marker's trace event, and what a predicate (marker_pred.c) may
+ * name.
+ *
+ * Context: any.
  */
-static void marker_event_name_fields(struct marker_event *ev,
-				     const char *format)
+void __marker_field_names(const char *format, unsigned int nargs,
+			  char names[][MARKER_FIELD_MAX])
 {
 	const char *p = format, *end, *start;
-	unsigned int i = 0;
+	unsigned int i;
 
-	for (; (p = strchr(p, '%')) && i < ev->nargs; p++) {
+	for (i = 0; i < nargs; i++)
+		names[i][0] = '\0';
+	for (i = 0; (p = strchr(p, '%')) && i < nargs; p++) {
 		if (p[1] == '%') {
 			p++;
 			continue;
@@ -634,21 +643,32 @@ static void marker_event_name_fields(struct marker_event *ev,
 			while (start > format &&
 			       (isalnum(start[-1]) || start[-1] == '_'))
 				start--;
-			if (marker_event_name_ok(ev, start, end - start, i))
-				memcpy(ev->fields[i].name, start, end - start);
+			if (__marker_field_name_ok(names, start, end - start, i))
+				strscpy(names[i], start, end - start + 1);
 		}
 		i++;
 	}
+	for (i = 0; i < nargs; i++)
+		if (!names[i][0])
+			snprintf(names[i], MARKER_FIELD_MAX, "arg%u", i + 1);
+}
+
+/* Name the fields of @ev (__marker_field_names()). */
+static void marker_event_name_fields(struct marker_event *ev,
+				     const char *format)
+{
+	char names[MARKER_MAX_ARGS][MARKER_FIELD_MAX];
+	unsigned int i;
+
+	__marker_field_names(format, ev->nargs, names);
 	for (i = 0; i < ev->nargs; i++)
-		if (!ev->fields[i].name[0])
-			snprintf(ev->fields[i].name, MARKER_EVENT_FIELD_MAX,
-				 "arg%u", i + 1);
+		strscpy(ev->fields[i].name, names[i], MARKER_FIELD_MAX);
 }
 
 /* The format made of the fields, for a marker whose own does not fit. */
 static char *marker_event_own_format(const struct marker_event *ev)
 {
-	size_t size = ev->nargs * (MARKER_EVENT_FIELD_MAX + 8) + 1;
+	size_t size = ev->nargs * (MARKER_FIELD_MAX + 8) + 1;
 	char *fmt = kmalloc(size, GFP_KERNEL);
 	unsigned int i, n = 0, t;
 
@@ -668,7 +688,7 @@ static char *marker_event_own_format(const struct marker_event *ev)
 static char *marker_event_print_fmt(const struct marker_event *ev)
 {
 	size_t size = 2 * strlen(ev->format) + 3 +
-		      ev->nargs * (MARKER_EVENT_FIELD_MAX + 16) + 1;
+		      ev->nargs * (MARKER_FIELD_MAX + 16) + 1;
 	char *buf = kmalloc(size, GFP_KERNEL), *q;
 	const char *p;
 	unsigned int i;
@@ -885,14 +905,17 @@ static bool marker_entry_prints(struct marker_entry *e)
 	struct marker_funcs *funcs;
 	struct marker_site *site;
 	unsigned int i;
+	bool generic;
+	void *func;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry(site, &e->sites, node) {
 		funcs = __marker_site_funcs(site);
-		for (i = 0; funcs && i < funcs->nr; i++)
-			if (funcs->f[i].generic &&
-			    __marker_action_formats(funcs->f[i].func))
+		for (i = 0; funcs && i < funcs->nr; i++) {
+			func = __marker_func_fn(&funcs->f[i], &generic);
+			if (generic && __marker_action_formats(func))
 				return true;
+		}
 	}
 	return false;
 }

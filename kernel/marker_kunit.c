@@ -854,6 +854,123 @@ static void mkt_inline(struct kunit *test)
 	mkt_expect_connected(test, t->m_check, NULL, 0);
 }
 
+/* The int marker with @filter: is its probe called for @v? */
+static void mkt_pred_int(struct kunit *test, const struct mkt_targets *t,
+			 const char *filter, int v, bool pass)
+{
+	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_int, &mkt_d1);
+	mkt_p1.filter = filter;
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_reset_hits();
+	WRITE_ONCE(mkt_int_arg, v);
+	t->fire_int(v);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&mkt_d1.hits), pass,
+			    "%s with %d", filter, v);
+	KUNIT_EXPECT_EQ_MSG(test, __marker_probe_hits(&mkt_p1), pass,
+			    "%s with %d", filter, v);
+	marker_probe_unregister(&mkt_p1);
+	KUNIT_EXPECT_NULL(test, mkt_p1.pred);
+}
+
+/* The types marker with @filter and the string @str: is @tmpl called? */
+static void mkt_pred_types(struct kunit *test, const struct mkt_targets *t,
+			   const struct marker_probe *tmpl, const char *filter,
+			   const char *str, bool pass)
+{
+	mkt_probe_set(&mkt_p1, tmpl, t->m_types, &mkt_d1);
+	mkt_p1.filter = filter;
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_reset_hits();
+	mkt_generic_expect_name = t->m_types;
+	mkt_random_types();
+	mkt_types_args.i = -7;
+	mkt_types_args.u = 7;
+	mkt_types_args.s = str;
+	t->fire_types(mkt_types_args.b, mkt_types_args.c, mkt_types_args.h,
+		      mkt_types_args.i, mkt_types_args.u, mkt_types_args.l,
+		      mkt_types_args.q, mkt_types_args.p, mkt_types_args.s);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&mkt_d1.hits), pass,
+			    "%s with \"%s\"", filter, str);
+	marker_probe_unregister(&mkt_p1);
+}
+
+/* A predicate refused with -EINVAL, nothing connected or kept. */
+static void mkt_pred_refused(struct kunit *test, const char *marker,
+			     const struct marker_probe *tmpl,
+			     const char *filter)
+{
+	mkt_probe_set(&mkt_p1, tmpl, marker, &mkt_d1);
+	mkt_p1.filter = filter;
+	KUNIT_EXPECT_EQ_MSG(test, marker_probe_register(&mkt_p1), -EINVAL,
+			    "%s on %s", filter, marker);
+	KUNIT_EXPECT_FALSE(test, mkt_p1.registered);
+	KUNIT_EXPECT_NULL(test, mkt_p1.pred);
+	KUNIT_EXPECT_NULL(test, mkt_p1.hits);
+	if (marker != mkt_param(test)->m_absent)
+		mkt_expect_connected(test, marker, NULL, 0);
+}
+
+/*
+ * Predicates: true and false on ints (signed and unsigned) and strings,
+ * equal and glob, for a typed probe (called through the predicate with
+ * its C arguments) and a generic one; a wild string pointer reads
+ * "(fault)"; what does not parse or fit is refused.
+ */
+static void mkt_predicates(struct kunit *test)
+{
+	const struct mkt_targets *t = mkt_param(test);
+
+	mkt_pred_int(test, t, "arg1 == 5", 5, true);
+	mkt_pred_int(test, t, "arg1 == 5", 6, false);
+	mkt_pred_int(test, t, "arg1 < -2", -3, true);
+	mkt_pred_int(test, t, "arg1 < -2", -2, false);
+	mkt_pred_int(test, t, "arg1 >= 7 && arg1 <= 0x9", 9, true);
+	mkt_pred_int(test, t, "arg1 >= 7 && arg1 <= 0x9", 10, false);
+	mkt_pred_int(test, t, "arg1 == 1 || !(arg1 > 0)", -5, true);
+	mkt_pred_int(test, t, "arg1 == 1 || !(arg1 > 0)", 2, false);
+	mkt_pred_int(test, t, "arg1!=3&&(arg1==4||arg1==5)", 5, true);
+
+	/* arg4 is an int (-7), arg5 an unsigned int (7), arg9 the string */
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 == \"eth0\"", "eth0", true);
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 == \"eth0\"", "eth01", false);
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 != \"eth0\"", "eth1", true);
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 == \"e?h[0-9]*\"", "eth12", true);
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 != \"eth*\"", "eth12", false);
+	mkt_pred_types(test, t, &mkt_generic_tmpl,
+		       "arg4 < 0 && arg5 > 6 && arg9 == \"a b\"", "a b", true);
+	mkt_pred_types(test, t, &mkt_generic_tmpl,
+		       "arg4 > 0 || arg9 == \"a\"", "a b", false);
+	mkt_pred_types(test, t, &mkt_types_tmpl, "arg9 == \"(fault)\"",
+		       (const char *)16, true);
+	mkt_expect_clean(test);
+
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg1 ==");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg1 == 1 &&");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "(arg1 == 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg1 = 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg1 == 1x");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg0 == 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg11 == 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg2 == 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "len == 1");
+	mkt_pred_refused(test, t->m_int, &mkt_int_tmpl, "arg1 == \"1\"");
+	mkt_pred_refused(test, t->m_types, &mkt_generic_tmpl, "arg9 == 1");
+	mkt_pred_refused(test, t->m_types, &mkt_generic_tmpl, "arg9 < \"b\"");
+	mkt_pred_refused(test, t->m_types, &mkt_generic_tmpl, "arg9 == \"b");
+	mkt_pred_refused(test, t->m_types, &mkt_generic_tmpl,
+			 "!!!!!!!!!!!!!!!!!(arg1 == 1)");
+	/* a pending probe: argN waits for its site, a name cannot */
+	mkt_pred_refused(test, t->m_absent, &mkt_int_tmpl, "len == 1");
+	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_absent, &mkt_d1);
+	mkt_p1.filter = "arg1 == 1";
+	KUNIT_EXPECT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	KUNIT_EXPECT_NOT_NULL(test, mkt_p1.pred);
+	marker_probe_unregister(&mkt_p1);
+	KUNIT_EXPECT_NULL(test, mkt_p1.pred);
+	mkt_expect_clean(test);
+}
+
 /* Signatures: matches, mismatches of every kind, several types. */
 static void mkt_signatures(struct kunit *test)
 {
@@ -1497,6 +1614,7 @@ static struct kunit_case mkt_cases[] = {
 	KUNIT_CASE_PARAM(mkt_all_sites, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_signatures, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_inline, mkt_mode_gen_params),
+	KUNIT_CASE_PARAM(mkt_predicates, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_pending, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_defaults, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_arrival_retried, mkt_mode_gen_params),

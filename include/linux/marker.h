@@ -39,6 +39,12 @@
  *   receives the arguments as an array of u64 together with the site, whose
  *   ->sig gives their types (see enum marker_type).
  *
+ *   A predicate decides, before the probe runs, whether it runs; compiled
+ *   once, checked against the marker's types, evaluated at each hit:
+ *
+ *	mark2_probe.filter = "arg1 > 100 && arg2 == \"eth*\"";
+ *	# echo 'enable subsys_mark2 count if arg1 > 100' >.../markers/control
+ *
  *   Or the probe is only offered, and an administrator connects it:
  *
  *	init:	ret = marker_probe_offer(&mark2_probe);
@@ -110,6 +116,7 @@
 
 struct module;
 struct marker_entry;
+struct marker_pred;
 
 /*
  * Bumped whenever struct marker_site, or struct marker_funcs that the
@@ -270,10 +277,16 @@ struct marker_loc {
  * @data: passed to @func as its first argument
  * @owner: the module @func lives in
  * @generic: @func is a marker_generic_fn
+ * @filter: NULL, or a predicate on the marker's arguments that decides,
+ *	before @func runs, whether it runs: ``arg1 > 3 && name == "eth*"``
+ *	(see Documentation/markers-admin.rst, "Predicates"); set it before
+ *	marker_probe_register(), which compiles it
  * @node: registry bookkeeping (under marker_mutex)
  * @hits: registry bookkeeping: the calls of @func by the sites, per CPU;
  *	allocated by marker_probe_register(), freed by unregister after its
  *	grace period (the sites' arrays point to it until then)
+ * @pred: registry bookkeeping: @filter compiled, with the same lifetime as
+ *	@hits
  * @registered: registry bookkeeping (under marker_mutex)
  *
  * Declare with MARKER_PROBE() or MARKER_PROBE_GENERIC(); the registry keeps
@@ -286,8 +299,10 @@ struct marker_probe {
 	void *data;
 	struct module *owner;
 	bool generic;
+	const char *filter;
 	struct list_head node;
 	unsigned long __percpu *hits;
+	struct marker_pred *pred;
 	bool registered;
 };
 
