@@ -3,7 +3,8 @@
  * markerctl - control the static markers registry from user space.
  *
  *	markerctl list [--json]
- *	markerctl enable NAME|GLOB [--action count|print|stack]
+ *	markerctl enable NAME|GLOB [--action count|print|stack|inline]
+ *		[--if PREDICATE]
  *	markerctl disable NAME|GLOB
  *	markerctl load PROBE.ko [param=value...]
  *	markerctl unload PROBE
@@ -385,12 +386,14 @@ static void print_consumers(FILE *probes, const struct mc_site *s)
 	unsigned long long sites, hits;
 	bool is_inline = !strcmp(s->kind, "inline");
 	char line[1024];
+	int end;
 
 	rewind(probes);
 	while (fgets(line, sizeof(line), probes)) {
+		end = 0;
 		if (line[0] == '#' ||
-		    sscanf(line, "%255s %255s %255s %63s %15s %llu %llu", marker,
-			   func, module, sig, kind, &sites, &hits) != 7)
+		    sscanf(line, "%255s %255s %255s %63s %15s %llu %llu%n", marker,
+			   func, module, sig, kind, &sites, &hits, &end) != 7)
 			continue;
 		if (!sites || fnmatch(marker, s->name, 0) ||
 		    is_inline != !strcmp(func, "marker_inline"))
@@ -398,7 +401,12 @@ static void print_consumers(FILE *probes, const struct mc_site *s)
 		printf("    consumer: %s %s [%s]", kind, func, module);
 		if (strcmp(marker, s->name))
 			printf(" for %s", marker);
-		printf(", hits %llu\n", hits);
+		printf(", hits %llu", hits);
+		/* the predicate ends the line: " if PREDICATE" */
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line + end, " if ", 4))
+			printf(", if %s", line + end + 4);
+		putchar('\n');
 	}
 }
 
@@ -780,16 +788,22 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "action", required_argument, NULL, 'a' },
+		{ "if", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *action = NULL;
+	const char *action = NULL, *filter = NULL;
+	char *tail = NULL;
+	size_t size;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":a:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			action = optarg;
+			break;
+		case 'i':
+			filter = optarg;
 			break;
 		case 'h':
 			return print_help(cmd);
@@ -804,12 +818,27 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 	if (action && strcmp(action, "count") && strcmp(action, "print") &&
 	    strcmp(action, "stack") && strcmp(action, "inline"))
 		return usage_error(cmd, "ACTION is count, print, stack or inline");
+	if (filter && (!filter[strspn(filter, " \t")] || strpbrk(filter, "\n\r")))
+		return usage_error(cmd, "PREDICATE must be one line, not empty");
 
 	ret = need_root(cmd->name);
 	if (!ret)
 		ret = need_registry(cmd->name);
+	/* "enable PATTERN ACTION if PREDICATE": the action said, then */
+	if (!ret && filter) {
+		if (!action)
+			action = "count";
+		size = strlen(action) + strlen(" if ") + strlen(filter) + 1;
+		tail = malloc(size);
+		if (!tail) {
+			mc_err("%s: %s", cmd->name, strerror(ENOMEM));
+			return MC_EXIT_KERNEL;
+		}
+		snprintf(tail, size, "%s if %s", action, filter);
+	}
 	if (!ret)
-		ret = control_write("enable", argv[optind], action);
+		ret = control_write("enable", argv[optind], tail ? tail : action);
+	free(tail);
 	return ret;
 }
 
@@ -1353,7 +1382,7 @@ static const struct mc_cmd commands[] = {
 	},
 	{
 		"enable", cmd_enable,
-		"enable NAME|GLOB [--action count|print|stack|inline]",
+		"enable NAME|GLOB [--action count|print|stack|inline] [--if PREDICATE]",
 		"connect an action to markers",
 		"Connect one of the registry's actions to every site of each marker\n"
 		"that NAME, or the glob GLOB (* ? [...], quoted for the shell),\n"
@@ -1366,7 +1395,13 @@ static const struct mc_cmd commands[] = {
 		"  --action stack   print them with a stack trace\n"
 		"  --action inline  arm inline markers (MARK_INLINE()): their\n"
 		"                   sites run their own code; the only action\n"
-		"                   they take, and a GLOB passes over the others\n\n"
+		"                   they take, and a GLOB passes over the others\n"
+		"  --if PREDICATE   run the action only on the hits where\n"
+		"                   PREDICATE, on the marker's arguments, is\n"
+		"                   true: 'arg1 > 3 && name == \"eth*\"' (fields\n"
+		"                   argN or the names of the format, == != < <=\n"
+		"                   > >=, && || ! and parentheses; a string with\n"
+		"                   * ? [ is a glob)\n\n"
 		"Exits 2 if no loaded marker matches, or NAME|GLOB is already\n"
 		"enabled; the kernel log says why.\n",
 	},

@@ -161,7 +161,7 @@ cat >"$tmp/debug/markers/probes" <<EOF
 # marker function module signature kind sites hits
 subsys_mark3 probe_mark3 probe_example is typed 1 42
 subsys_mark1 probe_mark1 probe_example i typed 0 0
-subsys_* marker_count marker * action 2 12345678901234
+subsys_* marker_count marker * action 2 12345678901234 if arg1 > 3 && s == "a b"
 test_* marker_inline marker * action 1 3
 test_* marker_count marker * action 0 0
 EOF
@@ -174,7 +174,7 @@ sed -n '/^subsys_mark3 /,/^test_noargs /p' "$tmp/out" >"$tmp/got"
 cat >"$tmp/want" <<EOF
 subsys_mark3  marker_example     near-zero  armed          1  12345678901234      7  is         on       call    typed:1,action:1  "%d %s"
     consumer: typed probe_mark3 [probe_example], hits 42
-    consumer: action marker_count [marker] for subsys_*, hits 12345678901234
+    consumer: action marker_count [marker] for subsys_*, hits 12345678901234, if arg1 > 3 && s == "a b"
 test_noargs   marker_test_sites  portable   busy           0               0      0  -          off      call    -                 "no arguments"
 EOF
 check "list -v: consumers after their marker's sites" -- cmp -s "$tmp/want" "$tmp/got"
@@ -211,6 +211,17 @@ check "enable --action=stack: written" -- [ "$(cat "$ctl")" = "enable test_[mn]?
 : >"$ctl"
 expect 0 "enable --action inline" -- mc enable test_odd --action inline
 check "enable --action inline: written" -- [ "$(cat "$ctl")" = "enable test_odd inline" ]
+
+: >"$ctl"
+expect 0 "enable --if" -- mc enable subsys_mark3 --if 'arg1 > -3 && name == "a b"'
+check "enable --if: the default action said, then the predicate" -- \
+	[ "$(cat "$ctl")" = 'enable subsys_mark3 count if arg1 > -3 && name == "a b"' ]
+: >"$ctl"
+expect 0 "enable --if with --action" -- mc enable --if '!(arg1 < 2)' 'subsys_*' --action print
+check "enable --if --action print: written" -- \
+	[ "$(cat "$ctl")" = 'enable subsys_* print if !(arg1 < 2)' ]
+expect 1 "enable --if: empty" -- mc enable subsys_mark3 --if ' '
+expect 1 "enable --if: two lines" -- mc enable subsys_mark3 --if "$(printf 'arg1 > 1\nx')"
 : >"$ctl"
 expect 0 "disable" -- mc disable subsys_mark3
 check "disable: written" -- [ "$(cat "$ctl")" = "disable subsys_mark3" ]
