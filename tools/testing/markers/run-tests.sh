@@ -889,6 +889,8 @@ t_unload_everything() {
 . ./tests-inline.sh
 # shellcheck source=SCRIPTDIR/tests-counts.sh
 . ./tests-counts.sh
+# shellcheck source=SCRIPTDIR/tests-pred.sh
+. ./tests-pred.sh
 
 # A hit where RCU is not watching: under lockdep, one warning (WARN_ONCE()'s
 # flag is one a source file), and the probes are not called. The warning
@@ -944,7 +946,7 @@ kprobe_on_every_site listing_shows_own_code third_party_module
 print_survives_bad_strings print_refuses_unfit_formats
 loader_by_name_and_glob loader_refuses_bad_parameters control_print_to_ftrace
 control_all_types_and_stack control_refuses_bad_input control_pins_registry
-$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $FIRE_TESTS $INLINE_TESTS $COUNT_TESTS $IRQ_TESTS
+$OFFER_TESTS $DEBUG_TESTS one_grace_period_per_batch $MARKERCTL_TESTS $FIRE_TESTS $INLINE_TESTS $COUNT_TESTS $PRED_TESTS $IRQ_TESTS
 $EVENT_TESTS $TOOLS_TESTS
 registry_forced_unload registry_reload_finds_sites registry_exit_races_module_unload
 registry_start_races_failing_init registry_keeps_users_instance
