@@ -139,6 +139,17 @@ case " $PLAN " in *" cases "*)
 	done
 	echo >"$TRACING/trace"
 
+	# The registry's count action on bench_nz: alone, then behind a
+	# predicate true at every hit, then one false at every hit, the test
+	# of the event filter above (a filtered-out hit).
+	for pred in count:"" count-pred-true:" if arg1 >= 0" \
+		    count-pred-false:" if arg1 < 0"; do
+		echo "enable bench_nz count${pred#*:}" >$DBG/markers/control ||
+			fail "enable bench_nz count${pred#*:}"
+		run "nz-${pred%%:*}" nz "$N"
+		echo 'disable bench_nz' >$DBG/markers/control
+	done
+
 	# A kprobe on the near-zero site's symbol, int3 then optimized.
 	echo 0 >/proc/sys/debug/kprobes-optimization
 	ctl kprobe

@@ -78,6 +78,12 @@ CASES = [
      'ftrace record, filtered out', 'tp-event-filtered'),
     ('nz-event-filtered', 'marker trace event, enabled', 'near-zero', 'armed',
      'ftrace record, filtered out', 'tp-event-filtered'),
+    ('nz-count', 'marker, count action', 'near-zero', 'armed',
+     'no predicate', 'nz-armed-generic-1'),
+    ('nz-count-pred-true', 'marker, count action', 'near-zero', 'armed',
+     'predicate arg1 >= 0, true', 'nz-count'),
+    ('nz-count-pred-false', 'marker, count action', 'near-zero', 'armed',
+     'predicate arg1 < 0, false (filtered out)', 'tp-event-filtered'),
     ('kprobe-int3', 'kprobe on the site\'s symbol', 'int3', '-',
      'empty pre_handler', 'nz-armed-typed-1'),
     ('kprobe-opt', 'kprobe on the site\'s symbol', 'optimized', '-',
@@ -89,6 +95,7 @@ HEADLINE = ['empty', 'key', 'tp', 'nz', 'nz-tail', 'pt', 'pt-tail',
             'nz-armed-typed-1', 'nz-armed-generic-1', 'tp-armed-typed-3',
             'nz-armed-typed-3',
             'tp-event', 'nz-event', 'tp-event-filtered', 'nz-event-filtered',
+            'nz-count-pred-false',
             'kprobe-int3', 'kprobe-opt']
 
 
@@ -109,6 +116,12 @@ def indirect_per_fire(label):
         return 0 if m.group(2) == 'typed' and n == 1 else n
     if label.startswith('nz-event'):
         return 1	# the event's generic probe, called through a pointer
+    if label == 'nz-count-pred-false':
+        return 1	# the predicate's wrapper, a generic probe
+    if label.startswith('nz-count-pred'):
+        return 2	# the wrapper, then the action
+    if label == 'nz-count':
+        return 1
     if label.startswith('kprobe'):
         return '>= 1'	# the kprobe core calls pre_handler through a pointer
     return 0
@@ -699,6 +712,24 @@ def evaluate(by, sites, scale):
                       '' if ok or m is None or t is None else
                       ' (missed by %s)' % fmt(m - t),
                       fmt(mf), fmt(tf), fmt(ratio(mf, tf)))))
+
+    # 6b. a false predicate vs an ftrace event filter on the same data
+    pf, pt_, c = net('nz-count-pred-false'), net('nz-count-pred-true'), \
+        net('nz-count')
+    ok = pf is not None and tf is not None and pf <= tf
+    goals.append(('A hit a predicate filters out: fewer instructions than '
+                  'an ftrace event filter on the same data',
+                  'met' if ok else 'not met' if pf is not None else
+                  'not measured',
+                  'The count action behind "arg1 < 0", false at every hit, '
+                  '%s instructions a fire (%s×), against %s for the '
+                  'TRACE_EVENT\'s filter "arg1 < 0" and %s for the marker '
+                  'event\'s, which run after the record is built; the '
+                  'predicate runs before any probe, as a postfix program '
+                  'over the u64 arguments. True at every hit: %s; the '
+                  'action without a predicate: %s.' % (
+                      fmt(pf), fmt(ratio(pf, tf)), fmt(tf), fmt(mf),
+                      fmt(pt_), fmt(c))))
 
     # 7. kprobe >= 10x
     k, ko, m = net('kprobe-int3'), net('kprobe-opt'), net('nz-armed-typed-1')
