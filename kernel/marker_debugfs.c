@@ -125,8 +125,11 @@ static void __marker_probe_show(struct seq_file *m,
 		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
 		   __marker_consumer_kind(probe->func, probe->generic), nr,
 		   __marker_probe_hits(probe));
+	/* as written, non-printable bytes escaped: one line a probe */
 	if (probe->pred)
-		seq_printf(m, " if %s", marker_pred_text(probe->pred));
+		seq_printf(m, " if %*pE",
+			   (int)strlen(marker_pred_text(probe->pred)),
+			   marker_pred_text(probe->pred));
 	seq_putc(m, '\n');
 }
 
