@@ -9,7 +9,8 @@
 #   make check-intree [KERNEL=6.12]		the in-tree stages (KUnit...)
 #						on linux-source-6.1 or 6.12
 #   make demo					the 2006 scenario, in a guest
-#   make style					checkpatch --strict
+#   make style					checkpatch --strict,
+#						kernel-doc -Wall, shellcheck
 #   make bench					what a marker costs, in QEMU
 #						(build/bench/report.md)
 #   make stress [STRESS_CYCLES=N]		the stress test on the debug
@@ -105,6 +106,7 @@ clean: kdir
 # so that their closing count is the last line.
 check: deps-check
 	rc=0; \
+	tools/testing/markers/style.sh || rc=1; \
 	tools/testing/markers/check.sh || rc=1; \
 	KERNEL=6.12 tools/testing/markers/intree.sh || rc=1; \
 	tools/testing/markers/intree.sh || rc=1; \
@@ -118,7 +120,7 @@ check-intree: deps-check
 demo: deps-demo
 	tools/testing/markers/demo.sh
 
-style:
+style: deps-style
 	tools/testing/markers/style.sh
 
 bench: deps-bench
@@ -136,7 +138,7 @@ stress: deps-check
 faults: deps-check
 	STAGES=debug MARKERS_FAULTS=1 tools/testing/markers/intree.sh
 
-deps-check deps-demo deps-bench:
+deps-check deps-demo deps-bench deps-style:
 	tools/testing/markers/deps.sh $(@:deps-%=%)
 
 print-kdir: kdir

@@ -11,17 +11,15 @@
 # shellcheck disable=SC2317 # the tests are called by name
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
+# fail MSG: why a test failed, as a diagnostic line; returns 1
+# shellcheck source=SCRIPTDIR/lib.sh
+. ./lib.sh
 
 DBG=/sys/kernel/debug
 LIST=$DBG/markers/list
 TRACING=/sys/kernel/tracing
 
 echo 1 >/proc/sys/kernel/printk
-
-fail() {
-	ktap_print_msg "$*"
-	return 1
-}
 
 # colnum NAME: the number of the listing's field under NAME in its header
 colnum() {

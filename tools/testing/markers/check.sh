@@ -33,16 +33,9 @@ modes=${MODES:-near-zero portable}
 pass=0
 fail=0
 
-# result OK|FAIL DESCRIPTION
-result() {
-	if [ "$1" = OK ]; then
-		pass=$((pass + 1))
-		echo "ok - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $2"
-	fi
-}
+# result OK|FAIL DESCRIPTION: counted in $pass, $fail
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$here/lib.sh"
 
 # release KDIR: the kernel release KDIR builds for (the modules' vermagic,
 # the /boot/vmlinuz-<release> vm.sh boots)

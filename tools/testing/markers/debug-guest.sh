@@ -25,14 +25,12 @@
 
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
+# fail MSG: why a test failed, as a diagnostic line; returns 1
+# shellcheck source=SCRIPTDIR/lib.sh
+. ./lib.sh
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 LIST=/sys/kernel/debug/markers/list
-
-fail() {
-	ktap_print_msg "$*"
-	return 1
-}
 
 # kmemleak's banner says "kmemleak:", which the rig takes for a report.
 echo "# boot log follows"

@@ -3,7 +3,7 @@
 #
 # deps.sh - install the Debian packages a make target needs.
 #
-# Usage: deps.sh demo|check|bench
+# Usage: deps.sh demo|check|bench|style
 #
 # Run by the top-level Makefile before the target's scripts, so a fresh
 # Debian 12 machine needs only make (and root). Idempotent and silent when
@@ -34,12 +34,17 @@ CHECK=(
 BENCH=(
 	gnuplot-nox python3			# the chart, the report
 )
+STYLE=(
+	linux-source-6.12 xz-utils perl		# checkpatch.pl, kernel-doc
+	shellcheck git
+)
 
 case "${1:-}" in
 demo)	pkgs=("${BUILD[@]}" "${RIG[@]}") ;;
-check)	pkgs=("${BUILD[@]}" "${RIG[@]}" "${CHECK[@]}") ;;
+check)	pkgs=("${BUILD[@]}" "${RIG[@]}" "${CHECK[@]}" "${STYLE[@]}") ;;
+style)	pkgs=("${STYLE[@]}") ;;
 bench)	pkgs=("${BUILD[@]}" "${RIG[@]}" "${BENCH[@]}") ;;
-*)	echo "usage: deps.sh demo|check|bench" >&2; exit 2 ;;
+*)	echo "usage: deps.sh demo|check|bench|style" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -56,22 +56,16 @@ jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
 # KERNEL_BAD: what fails a run wherever it appears in a kernel log
+# shellcheck source=SCRIPTDIR/kernel-bad.sh
 . "$here/kernel-bad.sh"
 
 pass=0
 fail=0
 timings=()
 
-# result OK|FAIL DESCRIPTION
-result() {
-	if [ "$1" = OK ]; then
-		pass=$((pass + 1))
-		echo "ok - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $2"
-	fi
-}
+# result OK|FAIL DESCRIPTION: counted in $pass, $fail
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$here/lib.sh"
 
 # check DESCRIPTION COMMAND...: one result line for COMMAND's status
 check() {

@@ -11,6 +11,9 @@
 
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
+# fail MSG: why a test failed, as a diagnostic line; returns 1
+# shellcheck source=SCRIPTDIR/lib.sh
+. ./lib.sh
 
 MODE=$(cat mode)
 DBG=/sys/kernel/debug
@@ -22,11 +25,6 @@ TRACING=/sys/kernel/tracing
 # Keep the console for TAP lines; the kernel log is printed at the end,
 # where vm.sh looks for warnings and oopses.
 echo 4 >/proc/sys/kernel/printk
-
-fail() {
-	ktap_print_msg "$*"
-	return 1
-}
 
 # site NAME MODULE: the listing lines of NAME's sites in MODULE
 site() {

@@ -1,23 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# style.sh - checkpatch.pl --strict on every C file and header of the
-# project. checkpatch comes from the newest of Debian's linux-source
-# tarballs (6.12), extracted once into build/checkpatch.
+# style.sh - make style: checkpatch.pl --strict on every C file and header
+# of the project, kernel-doc -Wall on the registry's sources and the API
+# header, shellcheck on every shell script. Any finding fails it.
+#
+# checkpatch and kernel-doc come from the newest of Debian's linux-source
+# tarballs (6.12: linux-source-6.12, as make check installs it), extracted
+# once into build/style; shellcheck is Debian's (apt-get install shellcheck).
 
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-cp_dir=$top/build/checkpatch
-if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+ks_dir=$top/build/style
+# 6.12's kernel-doc is still the perl script, which needs nothing else
+# from the tree (the python one, scripts/kernel-doc.py with scripts/lib/kdoc,
+# came later).
+if [ ! -x "$ks_dir/scripts/checkpatch.pl" ] || [ ! -x "$ks_dir/scripts/kernel-doc" ]; then
 	tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
-	[ -f "$tarball" ] || { echo "style.sh: no linux-source tarball (run deps.sh)" >&2; exit 1; }
-	mkdir -p "$cp_dir"
+	[ -f "$tarball" ] || { echo "style.sh: no linux-source tarball (apt-get install linux-source-6.12)" >&2; exit 1; }
+	mkdir -p "$ks_dir"
 	top_dir=$(basename "$tarball" .tar.xz)
-	tar -xJf "$tarball" -C "$cp_dir" --strip-components=1 \
+	tar -xJf "$tarball" -C "$ks_dir" --strip-components=1 \
 		"$top_dir/scripts/checkpatch.pl" "$top_dir/scripts/spelling.txt" \
-		"$top_dir/scripts/const_structs.checkpatch"
+		"$top_dir/scripts/const_structs.checkpatch" \
+		"$top_dir/scripts/kernel-doc"
 fi
+command -v shellcheck >/dev/null ||
+	{ echo "style.sh: no shellcheck (apt-get install shellcheck)" >&2; exit 1; }
 
 # marker.h generates code with the preprocessor, as tracepoint.h does:
 # checkpatch's heuristics for ordinary macros (a value in parentheses, an
@@ -32,7 +42,7 @@ GENERATOR_IGNORES+=,MACRO_ARG_UNUSED
 
 cd "$top"
 checkpatch() {
-	"$cp_dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+	"$ks_dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--quiet --no-summary "$@"
 }
 rc=0
@@ -43,5 +53,39 @@ checkpatch -f "${files[@]}" || rc=1
 # the one place that reads LINUX_VERSION_CODE (see its comment)
 checkpatch --ignore LINUX_VERSION_CODE -f include/wrapper/kernel-version.h || rc=1
 checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h || rc=1
-[ "$rc" -eq 0 ] && echo "style.sh: checkpatch --strict clean"
+
+# kernel-doc: the comments Documentation/markers.rst pulls in, and every
+# other /** comment of the registry, parsed as the kernel's documentation
+# build parses them. -Wall adds the checks of a function's "Return:"
+# section, of short descriptions and of text before the sections; -Werror
+# makes the warnings its exit status, and any other output (perl's own
+# warnings on a comment it misreads) fails too. -none: no document.
+mapfile -t kdoc_files < <(git ls-files -co --exclude-standard \
+	'kernel/*.c' 'kernel/*.h' include/linux/marker.h)
+if ! out=$("$ks_dir/scripts/kernel-doc" -none -Wall -Werror \
+	"${kdoc_files[@]}" 2>&1) || [ -n "$out" ]; then
+	printf '%s\n' "$out"
+	rc=1
+fi
+
+# Every shell script through shellcheck: the *.sh ones (the sourced
+# libraries and tests-*.sh name their shell in a directive) and any other
+# whose first line runs a shell (.ci/run). -x follows the sourced files;
+# warnings and errors only, as its style and info notes (SC1091 for a
+# path it cannot resolve) do not name bugs.
+shebang='^#! *(/usr)?/bin/(env +)?(ba|da)?sh( |$)'
+mapfile -t scripts < <(git ls-files -co --exclude-standard |
+	while read -r f; do
+		[ -f "$f" ] || continue
+		first=''
+		IFS= read -r first <"$f" || true
+		case "$f" in
+		*.sh)	echo "$f" ;;
+		*)	[[ $first =~ $shebang ]] && echo "$f" ;;
+		esac
+	done)
+shellcheck -S warning -x "${scripts[@]}" || rc=1
+
+[ "$rc" -eq 0 ] &&
+	echo "style.sh: checkpatch --strict (${#files[@]} + 2 files), kernel-doc -Wall (${#kdoc_files[@]}), shellcheck -S warning (${#scripts[@]}) clean"
 exit "$rc"

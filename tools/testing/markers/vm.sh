@@ -7,10 +7,11 @@
 #              [--qemu-args "extra QEMU arguments"] [--hostfs]
 #              --log LOGFILE --payload DIR
 #
-# DIR is copied whole to /payload in a busybox initramfs (together with
-# ktap.sh); the guest runs "sh ./run-tests.sh" there and powers off.  The
-# serial console (CRs stripped) ends up in LOGFILE; V=1 also streams it to
-# stdout.  Nothing is ever loaded into the host kernel.
+# DIR is copied whole to /payload in a busybox initramfs, with the guest
+# scripts' libraries (ktap.sh, lib.sh, kernel-bad.sh); the guest runs
+# "sh ./run-tests.sh" there and powers off.  The serial console (CRs
+# stripped) ends up in LOGFILE; V=1 also streams it to stdout.  Nothing is
+# ever loaded into the host kernel.
 #
 # Kernel: --kernel, else the /boot/vmlinuz-* matching $KDIR (if set), else
 # the newest /boot/vmlinuz-*-amd64.
@@ -35,6 +36,7 @@ set -euo pipefail
 SENTINEL='MARKERS-VM-DONE rc='
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # KERNEL_BAD: what fails the run wherever it appears in the log
+# shellcheck source=SCRIPTDIR/kernel-bad.sh
 . "$HERE/kernel-bad.sh"
 
 die() { echo "vm.sh: $1" >&2; exit "${2:-1}"; }
@@ -98,7 +100,7 @@ done
 ln -s bin "$root/sbin"
 install -m 0755 "$HERE/guest-init.sh" "$root/init"
 cp -a "$payload/." "$root/payload/"
-cp "$HERE/ktap.sh" "$root/payload/ktap.sh"
+cp "$HERE/ktap.sh" "$HERE/lib.sh" "$HERE/kernel-bad.sh" "$root/payload/"
 # Dynamically linked programs of the payload (markerctl) get the shared
 # libraries and the dynamic loader that ldd names, at the same paths.
 while IFS= read -r -d '' exe; do
