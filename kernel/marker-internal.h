@@ -17,11 +17,12 @@
 
 /*
  * marker_mutex protects marker_entries, every entry's sites and probes
- * lists, every probe's bookkeeping and the arming state of every known site
- * (key, jump, call, funcs, retry). It nests inside event_mutex (see
- * marker_events_lock()) and marker_offer_mutex, outside cpus_read_lock(),
- * jump_label_mutex, static_call_mutex and text_mutex, which the static-key
- * and static-call updates take.
+ * lists, every probe's bookkeeping, every site record (struct marker_rec)
+ * and the arming state of every known site (key, jump, call, funcs). It
+ * nests inside event_mutex (see marker_events_lock()) and
+ * marker_offer_mutex, outside cpus_read_lock(), jump_label_mutex,
+ * static_call_mutex and text_mutex, which the static-key and static-call
+ * updates take.
  */
 extern struct mutex marker_mutex;
 extern struct list_head marker_entries;
@@ -56,7 +57,7 @@ extern struct marker_stats marker_stats;
  * struct marker_entry - everything the registry knows about one name
  * @list: link in marker_entries
  * @hlist: link in the registry's hash table of entries, by name
- * @sites: the known sites of this name (struct marker_site.node)
+ * @sites: the known sites of this name (struct marker_rec.node)
  * @probes: registered probes naming it exactly, connected or pending
  *	(struct marker_probe.node); pattern probes are on marker_globs
  * @fired: times "fire" ran its probes (marker_fire.c), apart from the hits
@@ -72,6 +73,37 @@ struct marker_entry {
 	struct list_head probes;
 	unsigned long fired;
 	char name[];
+};
+
+/**
+ * struct marker_rec - the registry's record of one site it knows
+ * @site: the site, in its module's memory (or vmlinux's); the registry
+ *	writes only its arming state (jump, call, funcs)
+ * @mod: the module @site lives in; NULL for vmlinux
+ * @entry: the entry of @site's name
+ * @node: link in @entry's sites
+ * @hnode: link in the registry's table of records, by @site's address:
+ *	a site found twice (a module's COMING and LIVE notifications, the
+ *	walk of the loaded modules) is known once
+ * @hits: what the count, print and stack actions counted at @site; they
+ *	reach it through the site's array (struct marker_funcs.hits)
+ * @retry: probes want @site armed, and the registry could not arm it when
+ *	it arrived (no memory, or away from its defaults): it retries
+ * @rcu: freed after a grace period: an action may still count in @hits
+ *
+ * Allocated when the registry learns the site, freed when it forgets it
+ * (its module goes, or the registry does). Under marker_mutex, but @hits,
+ * which the actions increment at a hit.
+ */
+struct marker_rec {
+	struct marker_site *site;
+	struct module *mod;
+	struct marker_entry *entry;
+	struct list_head node;
+	struct hlist_node hnode;
+	atomic_long_t hits;
+	bool retry;
+	struct rcu_head rcu;
 };
 
 /* The probes of @site, for the registry, which holds marker_mutex. */
@@ -94,7 +126,11 @@ const char *__marker_type_name(char type);
 int __marker_sig_print(char *buf, size_t size, const char *sig);
 bool __marker_is_glob(const char *name);
 bool __marker_valid_name(const char *name);
+struct marker_rec *__marker_rec_find(const struct marker_site *site);
+struct marker_rec *__marker_rec_alloc(struct marker_site *site,
+				      struct module *mod);
 void __marker_sites_add(struct list_head *found);
+void __marker_rec_forget(struct marker_rec *rec);
 bool __marker_retry(void);
 struct marker_entry *__marker_entry_find(const char *name);
 bool __marker_probe_matches(const struct marker_probe *probe,
@@ -102,11 +138,11 @@ bool __marker_probe_matches(const struct marker_probe *probe,
 bool __marker_probe_skips(const struct marker_probe *probe,
 			  const struct marker_site *site);
 unsigned long __marker_probe_hits(const struct marker_probe *probe);
-bool __marker_site_at_defaults(const struct marker_site *site);
-const char *__marker_site_state(const struct marker_site *site);
-int __marker_site_code(const struct marker_site *site, struct seq_file *m);
+bool __marker_site_at_defaults(const struct marker_rec *rec);
+const char *__marker_site_state(const struct marker_rec *rec);
+int __marker_site_code(const struct marker_rec *rec, struct seq_file *m);
 int __marker_insn(const u8 *p, bool *nop);
-struct jump_entry *__marker_jump_entries(const struct marker_site *site,
+struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
 					 struct jump_entry **stop);
 
 /* marker_locs.c: the copies of each site's code, under marker_mutex */
@@ -114,7 +150,7 @@ void __marker_locs_add(struct module *mod);
 void __marker_locs_add_vmlinux(void);
 void __marker_locs_remove(struct module *mod);
 void __marker_locs_remove_all(void);
-void __marker_site_show_locs(const struct marker_site *site,
+void __marker_site_show_locs(const struct marker_rec *rec,
 			     struct seq_file *m, bool ksyms);
 
 bool __marker_funcs_has(const struct marker_funcs *funcs,
@@ -135,7 +171,7 @@ int marker_fire_command(const char *name, char *args);
 
 /* marker_pred.c: a probe's predicate, struct marker_probe.filter compiled */
 struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
-					const struct marker_site *site);
+					const struct marker_rec *rec);
 bool marker_pred_fits(const struct marker_pred *pred,
 		      const struct marker_site *site, char *why, size_t len);
 bool marker_pred_run(const struct marker_pred *pred,

@@ -43,11 +43,22 @@ static bool marker_tr_owned;
 
 #define MARKER_STACK_DEPTH	16
 
-/* A hit of the code, not one that "fire" made (marker_fire.c). */
+/*
+ * A hit of the code, not one that "fire" made (marker_fire.c), counted in
+ * the registry's record of the site, which the array the site runs points
+ * to. The site calls its probes with preemption off; an array published
+ * since the hit began points to the same count, and none is published
+ * only when the site was disarmed meanwhile: that hit is not counted.
+ */
 static void marker_count_hit(struct marker_site *site)
 {
-	if (!this_cpu_read(marker_firing))
-		atomic_long_inc(&site->hits);
+	struct marker_funcs *funcs;
+
+	if (this_cpu_read(marker_firing))
+		return;
+	funcs = rcu_dereference_sched(site->funcs);
+	if (funcs)
+		atomic_long_inc(funcs->hits);
 }
 
 static void marker_count(void *data, struct marker_site *site,

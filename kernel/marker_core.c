@@ -41,6 +41,8 @@
 DEFINE_MUTEX(marker_mutex);
 LIST_HEAD(marker_entries);		/* of struct marker_entry, under marker_mutex */
 static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS); /* the same, by name */
+/* struct marker_rec by site address, under marker_mutex */
+static DEFINE_HASHTABLE(marker_recs, MARKER_HASH_BITS);
 LIST_HEAD(marker_globs);		/* pattern probes, under marker_mutex */
 struct marker_stats marker_stats;	/* under marker_mutex */
 /*
@@ -202,18 +204,20 @@ bool __marker_probe_matches(const struct marker_probe *probe,
 
 /* One dmesg line naming both sides of a mismatch. */
 static void __marker_report_mismatch(const struct marker_probe *probe,
-				     const struct marker_site *site)
+				     const struct marker_rec *rec)
 {
+	const struct marker_site *site = rec->site;
+	const char *mod = module_name(rec->mod);
 	char want[128], have[128];
 
 	if (__marker_site_inline(site)) {
 		pr_err("%s: the marker in %s is inline, it runs its own code: only the action inline arms it, not %ps\n",
-		       site->name, module_name(site->mod), probe->func);
+		       site->name, mod, probe->func);
 		return;
 	}
 	if (__marker_probe_inline(probe)) {
 		pr_err("%s: the action inline arms inline markers (MARK_INLINE()), and the marker in %s calls probes\n",
-		       site->name, module_name(site->mod));
+		       site->name, mod);
 		return;
 	}
 	if (__marker_probe_fits_sig(probe, site) &&
@@ -221,21 +225,21 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 		marker_pred_fits(probe->pred, site, want, sizeof(want));
 		pr_err("%s: predicate \"%s\" of %ps does not fit the marker in %s: %s\n",
 		       site->name, marker_pred_text(probe->pred), probe->func,
-		       module_name(site->mod), want);
+		       mod, want);
 		return;
 	}
 	if (probe->generic) {
 		__marker_format_check(site, want, sizeof(want));
 		__marker_sig_print(have, sizeof(have), site->sig);
 		pr_err("%s: format \"%s\" of the marker in %s does not fit its arguments %s (%s): %ps cannot print it\n",
-		       site->name, site->format, module_name(site->mod), have,
+		       site->name, site->format, mod, have,
 		       want, probe->func);
 		return;
 	}
 	__marker_sig_print(want, sizeof(want), probe->sig);
 	__marker_sig_print(have, sizeof(have), site->sig);
 	pr_err("%s: signature mismatch: probe %ps takes %s, marker in %s passes %s\n",
-	       site->name, probe->func, want, module_name(site->mod), have);
+	       site->name, probe->func, want, mod, have);
 }
 
 /* -- Entries ---------------------------------------------------------------- */
@@ -324,12 +328,12 @@ int __marker_insn(const u8 *p, bool *nop)
 }
 
 /* The jump entries that may patch @site's code: its module's or vmlinux's. */
-struct jump_entry *__marker_jump_entries(const struct marker_site *site,
+struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
 					 struct jump_entry **stop)
 {
-	if (site->mod) {
-		*stop = site->mod->jump_entries + site->mod->num_jump_entries;
-		return site->mod->jump_entries;
+	if (rec->mod) {
+		*stop = rec->mod->jump_entries + rec->mod->num_jump_entries;
+		return rec->mod->jump_entries;
 	}
 #ifndef MODULE
 	/* built in, a site without a module is vmlinux's */
@@ -346,15 +350,16 @@ struct jump_entry *__marker_jump_entries(const struct marker_site *site,
  * bytes to @m if given. Returns the number of entries, or -1 when any of
  * them is not a NOP.
  */
-int __marker_site_code(const struct marker_site *site, struct seq_file *m)
+int __marker_site_code(const struct marker_rec *rec, struct seq_file *m)
 {
+	const struct marker_site *site = rec->site;
 	struct jump_entry *iter, *stop;
 	int n = 0, len, i;
 	bool all_nops = true, nop;
 
 	if (!site->key)
 		return 0;
-	for (iter = __marker_jump_entries(site, &stop); iter < stop; iter++) {
+	for (iter = __marker_jump_entries(rec, &stop); iter < stop; iter++) {
 		const u8 *code = (const u8 *)jump_entry_code(iter);
 
 		/* init text may be gone already: only the core's sites are read */
@@ -376,16 +381,14 @@ int __marker_site_code(const struct marker_site *site, struct seq_file *m)
 }
 
 /* How many armed sites share @site's static key: all its enables are theirs. */
-static int __marker_key_users(const struct marker_site *site)
+static int __marker_key_users(const struct marker_rec *rec)
 {
-	struct marker_site *iter;
+	struct marker_rec *iter;
 	int users = 0;
 
-	if (!site->entry)
-		return 0;
-	list_for_each_entry(iter, &site->entry->sites, node)
-		users += iter->key == site->key &&
-			 rcu_access_pointer(iter->funcs);
+	list_for_each_entry(iter, &rec->entry->sites, node)
+		users += iter->site->key == rec->site->key &&
+			 rcu_access_pointer(iter->site->funcs);
 	return users;
 }
 
@@ -394,17 +397,18 @@ static int __marker_key_users(const struct marker_site *site)
  * in near-zero mode, its key enabled only by the registry's arming of the
  * other sites of its name, every patched byte a NOP when none is armed?
  */
-bool __marker_site_at_defaults(const struct marker_site *site)
+bool __marker_site_at_defaults(const struct marker_rec *rec)
 {
+	const struct marker_site *site = rec->site;
 	int users;
 
 	if (rcu_access_pointer(site->funcs) || READ_ONCE(site->call.func))
 		return false;
 	if (site->mode == MARKER_MODE_NEARZERO) {
-		users = __marker_key_users(site);
+		users = __marker_key_users(rec);
 		if (static_key_count(&site->key->key) != users)
 			return false;
-		return users || __marker_site_code(site, NULL) >= 0;
+		return users || __marker_site_code(rec, NULL) >= 0;
 	}
 	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
 }
@@ -414,13 +418,13 @@ bool __marker_site_at_defaults(const struct marker_site *site)
  * defaults, wanted by probes, not armed yet (see __marker_retry());
  * "disarmed".
  */
-const char *__marker_site_state(const struct marker_site *site)
+const char *__marker_site_state(const struct marker_rec *rec)
 {
-	if (rcu_access_pointer(site->funcs))
+	if (rcu_access_pointer(rec->site->funcs))
 		return "armed";
-	if (!__marker_site_at_defaults(site))
+	if (!__marker_site_at_defaults(rec))
 		return "busy";
-	return site->retry ? "retrying" : "disarmed";
+	return rec->retry ? "retrying" : "disarmed";
 }
 
 /* Patch the site itself: the last step of arming, the first of disarming. */
@@ -497,7 +501,7 @@ static bool __marker_func_is(const struct marker_func *f,
  * probes matching @e. Counted, and added to @funcs when given.
  */
 static unsigned int __marker_funcs_collect(struct marker_entry *e,
-					   struct marker_site *site,
+					   const struct marker_site *site,
 					   struct marker_funcs *funcs)
 {
 	struct marker_probe *probe;
@@ -514,13 +518,12 @@ static unsigned int __marker_funcs_collect(struct marker_entry *e,
 }
 
 /*
- * The probes for @site of @e as a new array: NULL when there are none,
- * ERR_PTR(-ENOMEM) when it cannot be allocated.
+ * The probes for the site of @rec as a new array: NULL when there are
+ * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
  */
-static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
-						 struct marker_site *site)
+static struct marker_funcs *__marker_funcs_build(struct marker_rec *rec)
 {
-	unsigned int nr = __marker_funcs_collect(e, site, NULL);
+	unsigned int nr = __marker_funcs_collect(rec->entry, rec->site, NULL);
 	struct marker_funcs *funcs;
 
 	if (!nr)
@@ -528,7 +531,9 @@ static struct marker_funcs *__marker_funcs_build(struct marker_entry *e,
 	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
 	if (!funcs)
 		return ERR_PTR(-ENOMEM);
-	__marker_funcs_collect(e, site, funcs);
+	/* freed after @funcs: both after a grace period (struct marker_rec) */
+	funcs->hits = &rec->hits;
+	__marker_funcs_collect(rec->entry, rec->site, funcs);
 	return funcs;
 }
 
@@ -556,15 +561,16 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
  *
  * The old array is freed after a grace period.
  */
-static void __marker_site_set(struct marker_site *site, struct marker_funcs *new)
+static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 {
+	struct marker_site *site = rec->site;
 	struct marker_funcs *old;
 	bool single;
 
 	lockdep_assert_held(&marker_mutex);
 	old = __marker_site_funcs(site);
 	single = new && site->tramp && new->nr == 1 && !new->f[0].generic;
-	site->retry = false;	/* what the probes want, done */
+	rec->retry = false;	/* what the probes want, done */
 
 	if (!old && new) {
 		if (single) {
@@ -593,16 +599,16 @@ static void __marker_site_set(struct marker_site *site, struct marker_funcs *new
 static void __marker_sync(void)
 {
 	struct marker_entry *e;
-	struct marker_site *site;
+	struct marker_rec *rec;
 
 	lockdep_assert_held(&marker_mutex);
 	marker_stats.grace_periods++;
 	synchronize_rcu();
 	list_for_each_entry(e, &marker_entries, list)
-		list_for_each_entry(site, &e->sites, node)
-			if (!rcu_access_pointer(site->funcs) &&
-			    READ_ONCE(site->call.func))
-				__marker_site_retarget(site, NULL);
+		list_for_each_entry(rec, &e->sites, node)
+			if (!rcu_access_pointer(rec->site->funcs) &&
+			    READ_ONCE(rec->site->call.func))
+				__marker_site_retarget(rec->site, NULL);
 }
 
 static void __marker_stub_func(void)
@@ -659,23 +665,23 @@ static bool __marker_probe_is_dup(const struct marker_probe *probe,
  */
 static int __marker_probe_check(const struct marker_probe *probe)
 {
-	struct marker_site *site;
+	struct marker_rec *rec;
 	struct marker_entry *e;
 	int nr = 0;
 
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e)) {
-		list_for_each_entry(site, &e->sites, node) {
-			if (__marker_probe_skips(probe, site))
+		list_for_each_entry(rec, &e->sites, node) {
+			if (__marker_probe_skips(probe, rec->site))
 				continue;
-			if (!__marker_probe_fits(probe, site)) {
-				__marker_report_mismatch(probe, site);
+			if (!__marker_probe_fits(probe, rec->site)) {
+				__marker_report_mismatch(probe, rec);
 				return -EINVAL;
 			}
-			if (!rcu_access_pointer(site->funcs) &&
-			    !__marker_site_at_defaults(site)) {
+			if (!rcu_access_pointer(rec->site->funcs) &&
+			    !__marker_site_at_defaults(rec)) {
 				pr_err("%s: site in %s is not at its defaults (patched by someone else), refusing to arm it\n",
-				       site->name, module_name(site->mod));
+				       e->name, module_name(rec->mod));
 				return -EBUSY;
 			}
 			nr++;
@@ -688,7 +694,7 @@ static int __marker_probe_check(const struct marker_probe *probe)
 static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 {
 	struct marker_funcs **news;
-	struct marker_site *site;
+	struct marker_rec *rec;
 	struct marker_entry *e;
 	int i = 0;
 
@@ -700,10 +706,10 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 		return -ENOMEM;
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e)) {
-		list_for_each_entry(site, &e->sites, node) {
-			if (__marker_probe_skips(probe, site))
+		list_for_each_entry(rec, &e->sites, node) {
+			if (__marker_probe_skips(probe, rec->site))
 				continue;
-			news[i] = __marker_funcs_build(e, site);
+			news[i] = __marker_funcs_build(rec);
 			if (IS_ERR(news[i]))
 				goto free_news;
 			i++;
@@ -713,9 +719,9 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	i = 0;
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e))
-		list_for_each_entry(site, &e->sites, node)
-			if (!__marker_probe_skips(probe, site))
-				__marker_site_set(site, news[i++]);
+		list_for_each_entry(rec, &e->sites, node)
+			if (!__marker_probe_skips(probe, rec->site))
+				__marker_site_set(rec, news[i++]);
 	kfree(news);
 	return 0;
 
@@ -727,16 +733,16 @@ free_news:
 }
 
 /* The first site @probe names and does not pass over, or NULL. */
-static struct marker_site *__marker_probe_first_site(const struct marker_probe *probe)
+static struct marker_rec *__marker_probe_first_site(const struct marker_probe *probe)
 {
-	struct marker_site *site;
+	struct marker_rec *rec;
 	struct marker_entry *e;
 
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e))
-		list_for_each_entry(site, &e->sites, node)
-			if (!__marker_probe_skips(probe, site))
-				return site;
+		list_for_each_entry(rec, &e->sites, node)
+			if (!__marker_probe_skips(probe, rec->site))
+				return rec;
 	return NULL;
 }
 
@@ -784,7 +790,6 @@ static bool __marker_probe_prints(const struct marker_probe *probe)
  */
 int marker_probe_register(struct marker_probe *probe)
 {
-	struct marker_site *site;
 	struct marker_entry *e = NULL;
 	struct list_head *list;
 	int ret;
@@ -830,8 +835,8 @@ int marker_probe_register(struct marker_probe *probe)
 	}
 	/* read by the sites through their arrays (__marker_funcs_add()) */
 	if (probe->filter) {
-		site = __marker_probe_first_site(probe);
-		probe->pred = marker_pred_compile(probe, site);
+		probe->pred = marker_pred_compile(probe,
+						  __marker_probe_first_site(probe));
 		if (IS_ERR(probe->pred)) {
 			ret = PTR_ERR(probe->pred);
 			probe->pred = NULL;
@@ -878,7 +883,7 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
 static bool __marker_probe_detach(struct marker_probe *probe)
 {
 	struct marker_funcs *new;
-	struct marker_site *site;
+	struct marker_rec *rec;
 	struct marker_entry *e;
 	bool sync = false;
 
@@ -888,15 +893,15 @@ static bool __marker_probe_detach(struct marker_probe *probe)
 
 	for (e = __marker_probe_next(probe, NULL); e;
 	     e = __marker_probe_next(probe, e)) {
-		list_for_each_entry(site, &e->sites, node) {
-			if (!__marker_funcs_has(__marker_site_funcs(site), probe))
+		list_for_each_entry(rec, &e->sites, node) {
+			if (!__marker_funcs_has(__marker_site_funcs(rec->site), probe))
 				continue;
 			sync = true;
-			new = __marker_funcs_build(e, site);
+			new = __marker_funcs_build(rec);
 			if (IS_ERR(new))
-				__marker_funcs_stub(site, probe);
+				__marker_funcs_stub(rec->site, probe);
 			else
-				__marker_site_set(site, new);
+				__marker_site_set(rec, new);
 		}
 	}
 	return sync;
@@ -984,40 +989,131 @@ EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 
 /* -- Modules ----------------------------------------------------------------- */
 
-/* Claim the sites listed in @mod's symbol table and link them on @found. */
-static void __marker_module_scan(struct module *mod, struct list_head *found)
+/* -- Site records ---------------------------------------------------------- */
+
+/* The record of @site, if the registry knows it. */
+struct marker_rec *__marker_rec_find(const struct marker_site *site)
+{
+	struct marker_rec *rec;
+
+	lockdep_assert_held(&marker_mutex);
+	hash_for_each_possible(marker_recs, rec, hnode, (unsigned long)site)
+		if (rec->site == site)
+			return rec;
+	return NULL;
+}
+
+/*
+ * A record for @site of @mod (NULL: vmlinux), for __marker_sites_add();
+ * NULL when the registry knows the site already, or has no memory for it
+ * (said in one line: the site stays disarmed).
+ */
+struct marker_rec *__marker_rec_alloc(struct marker_site *site,
+				      struct module *mod)
+{
+	struct marker_rec *rec;
+
+	lockdep_assert_held(&marker_mutex);
+	if (__marker_rec_find(site))
+		return NULL;
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec) {
+		pr_err("%s: no memory to track site %s, it stays disarmed\n",
+		       module_name(mod), site->name);
+		return NULL;
+	}
+	rec->site = site;
+	rec->mod = mod;
+	INIT_LIST_HEAD(&rec->node);
+	return rec;
+}
+
+/*
+ * Forget the site of @rec, whose arrays are unpublished: an action that
+ * read one of them may still count in @rec->hits until a grace period.
+ */
+void __marker_rec_forget(struct marker_rec *rec)
+{
+	lockdep_assert_held(&marker_mutex);
+	list_del(&rec->node);
+	hash_del(&rec->hnode);
+	kfree_rcu(rec, rcu);
+}
+
+/*
+ * The sites in @mod's symbol table: returns how many symbols name one;
+ * when @sites has room for them all (@max), those of our ABI are stored
+ * there (@nr of them) and the others reported. The symbol table is read
+ * under RCU: the module's init symbols are freed after a grace period
+ * once it is live.
+ */
+static unsigned int __marker_module_syms(struct module *mod,
+					 struct marker_site **sites,
+					 unsigned int max, unsigned int *nr)
 {
 	struct mod_kallsyms *ks;
-	unsigned int i;
+	unsigned int i, n = 0;
+	struct marker_site *site;
+
+	*nr = 0;
 
 	preempt_disable();
 	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 0; ks && i < ks->num_symtab; i++) {
 		const char *sym = ks->strtab + ks->symtab[i].st_name;
 		unsigned long addr = ks->symtab[i].st_value;
-		struct marker_site *site = (void *)addr;
 
 		/* a data symbol: "d", as a function-local static */
 		if (tolower(ks->typetab[i]) != 'd' ||
 		    !strstr(sym, "__marker_site_") || !within_module(addr, mod))
 			continue;
-		if (site->abi != MARKER_SITE_ABI) {
+		if (n++ >= max)
+			continue;
+		site = (void *)addr;
+		if (site->abi == MARKER_SITE_ABI)
+			sites[(*nr)++] = site;
+		else
 			pr_err("%s: site %s has ABI %#x, expected %#x: ignoring it (rebuild %s against this marker.h)\n",
-			       mod->name, sym, site->abi,
-			       MARKER_SITE_ABI, mod->name);
-			continue;
-		}
-		if (site->mod)		/* already known */
-			continue;
-		site->mod = mod;
-		list_add_tail(&site->node, found);
+			       mod->name, sym, site->abi, MARKER_SITE_ABI,
+			       mod->name);
 	}
 	preempt_enable();
+	return n;
+}
+
+/*
+ * Claim the sites listed in @mod's symbol table that the registry does
+ * not know yet: a record for each, linked on @found.
+ */
+static void __marker_module_scan(struct module *mod, struct list_head *found)
+{
+	struct marker_site **sites = NULL;
+	unsigned int n, nr, max = 0, i;
+	struct marker_rec *rec;
+
+	lockdep_assert_held(&marker_mutex);
+	/* count, then list; again if the table grew in between */
+	while ((n = __marker_module_syms(mod, sites, max, &nr)) > max) {
+		kvfree(sites);
+		max = n;
+		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
+		if (!sites) {
+			pr_err("%s: no memory to list its %u sites, they stay disarmed\n",
+			       mod->name, max);
+			return;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		rec = __marker_rec_alloc(sites[i], mod);
+		if (rec)
+			list_add_tail(&rec->node, found);
+	}
+	kvfree(sites);
 }
 
 /*
  * Sites that probes want armed but that could not be armed when they
- * arrived (site->retry) are tried again from marker_retry_work: after a
+ * arrived (struct marker_rec.retry) are tried again from marker_retry_work: after a
  * second, then at doubling intervals up to a minute while some remain. A
  * registration or unregistration that sets the site's probes also clears
  * the flag. marker_retry_delay is under marker_mutex.
@@ -1030,50 +1126,51 @@ static DECLARE_DELAYED_WORK(marker_retry_work, marker_retry_fn);
 static unsigned long marker_retry_delay = MARKER_RETRY_MIN;
 
 /*
- * Arm @site with the probes of @e that fit it, if it is at its defaults;
- * otherwise flag it for marker_retry_work. Return: true when flagged.
+ * Arm the site of @rec with the probes that fit it, if it is at its
+ * defaults; otherwise flag it for marker_retry_work. Return: true when
+ * flagged.
  */
-static bool __marker_site_arm(struct marker_entry *e, struct marker_site *site)
+static bool __marker_site_arm(struct marker_rec *rec)
 {
 	struct marker_funcs *funcs;
 
 	lockdep_assert_held(&marker_mutex);
-	funcs = __marker_funcs_build(e, site);
+	funcs = __marker_funcs_build(rec);
 	if (!funcs) {			/* no probe wants it (any more) */
-		site->retry = false;
+		rec->retry = false;
 		return false;
 	}
 	if (IS_ERR(funcs)) {
-		if (!site->retry)
+		if (!rec->retry)
 			pr_err("%s: no memory to arm site in %s, retrying\n",
-			       site->name, module_name(site->mod));
-		site->retry = true;
+			       rec->site->name, module_name(rec->mod));
+		rec->retry = true;
 		return true;
 	}
-	if (!__marker_site_at_defaults(site)) {
-		if (!site->retry)
+	if (!__marker_site_at_defaults(rec)) {
+		if (!rec->retry)
 			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it until it is\n",
-			       site->name, module_name(site->mod));
+			       rec->site->name, module_name(rec->mod));
 		kfree(funcs);
-		site->retry = true;
+		rec->retry = true;
 		return true;
 	}
-	__marker_site_set(site, funcs);
+	__marker_site_set(rec, funcs);
 	return false;
 }
 
 /* Try the flagged sites again; true if some are still flagged. */
 bool __marker_retry(void)
 {
-	struct marker_site *site;
 	struct marker_entry *e;
+	struct marker_rec *rec;
 	bool again = false;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list)
-		list_for_each_entry(site, &e->sites, node)
-			if (site->retry)
-				again |= __marker_site_arm(e, site);
+		list_for_each_entry(rec, &e->sites, node)
+			if (rec->retry)
+				again |= __marker_site_arm(rec);
 	return again;
 }
 
@@ -1096,35 +1193,41 @@ static void marker_retry_fn(struct work_struct *work)
 	mutex_unlock(&marker_mutex);
 }
 
-/* Learn the sites on @found and connect the pending probes that fit. */
+/*
+ * Learn the sites of the records on @found (__marker_rec_alloc()) and
+ * connect the pending probes that fit.
+ */
 void __marker_sites_add(struct list_head *found)
 {
-	struct marker_site *site, *tmp;
+	struct marker_rec *rec, *tmp;
 	struct marker_probe *probe;
 	struct marker_entry *e;
 	bool again = false;
 
 	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry_safe(site, tmp, found, node) {
-		list_del(&site->node);
+	list_for_each_entry_safe(rec, tmp, found, node) {
+		struct marker_site *site = rec->site;
+
+		list_del(&rec->node);
 		e = __marker_entry_get(site->name);
 		if (IS_ERR(e)) {
 			pr_err("%s: no memory to track site %s, it stays disarmed\n",
-			       module_name(site->mod), site->name);
-			site->mod = NULL;
+			       module_name(rec->mod), site->name);
+			kfree(rec);	/* never published */
 			continue;
 		}
-		site->entry = e;
-		list_add_tail(&site->node, &e->sites);
+		rec->entry = e;
+		list_add_tail(&rec->node, &e->sites);
+		hash_add(marker_recs, &rec->hnode, (unsigned long)site);
 		list_for_each_entry(probe, &e->probes, node)
 			if (!__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, site);
+				__marker_report_mismatch(probe, rec);
 		list_for_each_entry(probe, &marker_globs, node)
 			if (glob_match(probe->marker, e->name) &&
 			    !__marker_probe_skips(probe, site) &&
 			    !__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, site);
-		again |= __marker_site_arm(e, site);
+				__marker_report_mismatch(probe, rec);
+		again |= __marker_site_arm(rec);
 	}
 	if (again && !delayed_work_pending(&marker_retry_work))
 		__marker_retry_schedule(true);
@@ -1148,12 +1251,13 @@ static void __marker_module_add(struct module *mod)
  * gathers every __markers input section of vmlinux between
  * __start___markers and __stop___markers: an array, each site being an
  * 8-aligned static struct marker_site whose size is a multiple of 8. Their
- * mod stays NULL (module_name() says "kernel"), their jump entries are
- * vmlinux's, and they are never forgotten: vmlinux does not go away.
+ * records have no module (module_name() says "kernel"), their jump entries
+ * are vmlinux's, and they are never forgotten: vmlinux does not go away.
  */
 static void __marker_vmlinux_add(void)
 {
 	struct marker_site *site;
+	struct marker_rec *rec;
 	LIST_HEAD(found);
 
 	mutex_lock(&marker_mutex);
@@ -1163,8 +1267,9 @@ static void __marker_vmlinux_add(void)
 			       site->abi, MARKER_SITE_ABI);
 			break;
 		}
-		if (!site->entry)
-			list_add_tail(&site->node, &found);
+		rec = __marker_rec_alloc(site, NULL);
+		if (rec)
+			list_add_tail(&rec->node, &found);
 	}
 	__marker_sites_add(&found);
 	__marker_locs_add_vmlinux();
@@ -1197,7 +1302,7 @@ static bool __marker_probe_forget(struct marker_probe *probe,
 static void __marker_module_remove(struct module *mod)
 {
 	struct marker_probe *probe, *ptmp;
-	struct marker_site *site, *stmp;
+	struct marker_rec *rec, *rtmp;
 	struct marker_entry *e, *etmp;
 	LIST_HEAD(forgotten);
 	bool sync = false;
@@ -1211,19 +1316,19 @@ static void __marker_module_remove(struct module *mod)
 		if (probe->owner == mod)
 			sync |= __marker_probe_forget(probe, &forgotten);
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
-		list_for_each_entry_safe(site, stmp, &e->sites, node) {
-			struct marker_funcs *old = __marker_site_funcs(site);
+		list_for_each_entry_safe(rec, rtmp, &e->sites, node) {
+			struct marker_funcs *old = __marker_site_funcs(rec->site);
 
-			if (site->mod != mod)
+			if (rec->mod != mod)
 				continue;
-			/* The code goes with the module: no need to unpatch. */
-			RCU_INIT_POINTER(site->funcs, NULL);
+			/*
+			 * The code goes with the module: no need to unpatch,
+			 * and its site is written for the last time.
+			 */
+			RCU_INIT_POINTER(rec->site->funcs, NULL);
 			if (old)
 				kfree_rcu(old, rcu);
-			list_del(&site->node);
-			site->entry = NULL;
-			site->mod = NULL;
-			site->retry = false;
+			__marker_rec_forget(rec);
 		}
 		__marker_entry_put(e);
 	}
@@ -1237,15 +1342,16 @@ static void __marker_module_remove(struct module *mod)
 }
 
 /*
- * The registry is going: forget every site, so a new registry finds them,
- * and stop the notifier from learning or forgetting any. Called before the
+ * The registry is going: forget every site (no probe is left, so each is
+ * at its defaults and nothing of the registry's stays in it), and stop
+ * the notifier from learning or forgetting any. Called before the
  * notifier is unregistered: a module that goes meanwhile is forgotten here
  * while still alive (its GOING notification waits for marker_mutex), and
  * its notification then finds nothing to do.
  */
 static void __marker_forget_all(void)
 {
-	struct marker_site *site, *stmp;
+	struct marker_rec *rec, *rtmp;
 	struct marker_entry *e, *etmp;
 
 	lockdep_assert_held(&marker_mutex);
@@ -1253,12 +1359,9 @@ static void __marker_forget_all(void)
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		/* probe modules depend on marker.ko: they are all gone */
 		WARN_ON_ONCE(!list_empty(&e->probes) || !list_empty(&marker_globs));
-		list_for_each_entry_safe(site, stmp, &e->sites, node) {
-			WARN_ON_ONCE(rcu_access_pointer(site->funcs));
-			list_del(&site->node);
-			site->entry = NULL;
-			site->mod = NULL;
-			site->retry = false;
+		list_for_each_entry_safe(rec, rtmp, &e->sites, node) {
+			WARN_ON_ONCE(rcu_access_pointer(rec->site->funcs));
+			__marker_rec_forget(rec);
 		}
 		hash_del(&e->hlist);
 		list_del(&e->list);

@@ -67,29 +67,30 @@ static void __marker_site_show_consumers(const struct marker_site *site,
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	struct marker_entry *e;
-	struct marker_site *site;
+	struct marker_rec *rec;
 
 	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind consumers format\n");
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
-		list_for_each_entry(site, &e->sites, node) {
+		list_for_each_entry(rec, &e->sites, node) {
+			const struct marker_site *site = rec->site;
 			struct marker_funcs *funcs = __marker_site_funcs(site);
 
 			seq_printf(m, "%s %s %s %s %u %ld %lu %s ", site->name,
-				   module_name(site->mod),
+				   module_name(rec->mod),
 				   site->mode == MARKER_MODE_NEARZERO ?
 					"near-zero" : "portable",
-				   __marker_site_state(site),
+				   __marker_site_state(rec),
 				   funcs ? funcs->nr : 0,
-				   atomic_long_read(&site->hits), e->fired,
+				   atomic_long_read(&rec->hits), e->fired,
 				   *site->sig ? site->sig : "-");
 			if (site->mode == MARKER_MODE_NEARZERO)
-				__marker_site_show_locs(site, m, false);
+				__marker_site_show_locs(rec, m, false);
 			else
 				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
 					 "over" : "call");
 			seq_putc(m, ' ');
-			__marker_site_show_locs(site, m, true);
+			__marker_site_show_locs(rec, m, true);
 			seq_printf(m, " %s ", site->kind == MARKER_KIND_INLINE ?
 				   "inline" : "call");
 			__marker_site_show_consumers(site, m);
@@ -108,14 +109,14 @@ static void __marker_probe_show(struct seq_file *m,
 				const struct marker_probe *probe)
 {
 	char func[KSYM_SYMBOL_LEN];
-	struct marker_site *site;
 	struct marker_entry *e;
+	struct marker_rec *rec;
 	unsigned int nr = 0;
 
 	list_for_each_entry(e, &marker_entries, list)
 		if (__marker_probe_matches(probe, e))
-			list_for_each_entry(site, &e->sites, node)
-				nr += __marker_funcs_has(__marker_site_funcs(site),
+			list_for_each_entry(rec, &e->sites, node)
+				nr += __marker_funcs_has(__marker_site_funcs(rec->site),
 							 probe);
 	/* the name alone: %ps appends " [module]" */
 	snprintf(func, sizeof(func), "%ps", probe->func);
@@ -214,16 +215,16 @@ static bool __marker_pattern_known(const char *pattern, marker_generic_fn fn)
 	struct marker_probe probe = {
 		.marker = pattern, .func = fn, .generic = true,
 	};
-	struct marker_site *site;
 	struct marker_entry *e;
+	struct marker_rec *rec;
 	bool known = false;
 
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		if (!__marker_probe_matches(&probe, e))
 			continue;
-		list_for_each_entry(site, &e->sites, node)
-			known |= !__marker_probe_skips(&probe, site);
+		list_for_each_entry(rec, &e->sites, node)
+			known |= !__marker_probe_skips(&probe, rec->site);
 	}
 	mutex_unlock(&marker_mutex);
 	return known;

@@ -903,14 +903,14 @@ void marker_events_sync(void)
 static bool marker_entry_prints(struct marker_entry *e)
 {
 	struct marker_funcs *funcs;
-	struct marker_site *site;
+	struct marker_rec *rec;
 	unsigned int i;
 	bool generic;
 	void *func;
 
 	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry(site, &e->sites, node) {
-		funcs = __marker_site_funcs(site);
+	list_for_each_entry(rec, &e->sites, node) {
+		funcs = __marker_site_funcs(rec->site);
 		for (i = 0; funcs && i < funcs->nr; i++) {
 			func = __marker_func_fn(&funcs->f[i], &generic);
 			if (generic && __marker_action_formats(func))
@@ -936,6 +936,7 @@ void marker_events_update(void)
 	struct marker_event *ev;
 	struct marker_site *site;
 	struct marker_entry *e;
+	struct marker_rec *rec;
 	struct hlist_node *tmp;
 	unsigned long gen;
 	unsigned int bkt;
@@ -951,8 +952,9 @@ void marker_events_update(void)
 	/* what the registry knows, under its lock: nothing added here */
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
-		site = list_first_entry_or_null(&e->sites, struct marker_site,
-						node);
+		rec = list_first_entry_or_null(&e->sites, struct marker_rec,
+					       node);
+		site = rec ? rec->site : NULL;
 		/* an inline marker records nothing: it has no arguments to */
 		if (!site || site->kind == MARKER_KIND_INLINE)
 			continue;

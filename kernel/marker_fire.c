@@ -175,6 +175,7 @@ int marker_fire_command(const char *name, char *args)
 {
 	u64 a[MARKER_MAX_ARGS] = { };
 	struct marker_site *site;
+	struct marker_rec *rec;
 	struct marker_entry *e;
 	unsigned int n = 0;
 	char *word;
@@ -188,8 +189,9 @@ int marker_fire_command(const char *name, char *args)
 
 	mutex_lock(&marker_mutex);
 	e = __marker_entry_find(name);
-	site = e ? list_first_entry_or_null(&e->sites, struct marker_site,
-					    node) : NULL;
+	rec = e ? list_first_entry_or_null(&e->sites, struct marker_rec,
+					   node) : NULL;
+	site = rec ? rec->site : NULL;
 	if (!site) {
 		pr_err("control: fire %s: no site of it is loaded\n", name);
 		ret = -ENOENT;

@@ -251,17 +251,17 @@ static const struct mkt_targets *mkt_param(struct kunit *test)
 /* The sites the registry knows for @name, at most MKT_MAX_SITES. */
 static int mkt_sites(const char *name, struct marker_site **sites)
 {
-	struct marker_site *site;
 	struct marker_entry *e;
+	struct marker_rec *rec;
 	int n = 0;
 
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(e, &marker_entries, list) {
 		if (strcmp(e->name, name))
 			continue;
-		list_for_each_entry(site, &e->sites, node)
+		list_for_each_entry(rec, &e->sites, node)
 			if (n < MKT_MAX_SITES)
-				sites[n++] = site;
+				sites[n++] = rec->site;
 	}
 	mutex_unlock(&marker_mutex);
 	return n;
@@ -298,6 +298,12 @@ static unsigned int mkt_nr_entries(void)
 	return n;
 }
 
+/* The listing's state of @site; under marker_mutex. */
+static const char *mkt_state_locked(struct marker_site *site)
+{
+	return __marker_site_state(__marker_rec_find(site));
+}
+
 /* Is the site itself patched: the static key, or the jump target? */
 static bool mkt_site_patched(struct marker_site *site)
 {
@@ -321,14 +327,15 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 	mutex_lock(&marker_mutex);
 	for (i = 0; i < n; i++) {
 		struct marker_site *site = sites[i];
+		struct marker_rec *rec = __marker_rec_find(site);
 		struct marker_funcs *funcs = __marker_site_funcs(site);
-		int code = __marker_site_code(site, NULL);
+		int code = __marker_site_code(rec, NULL);
 
 		if (!nr) {
 			KUNIT_EXPECT_NULL_MSG(test, funcs, "%s", name);
-			KUNIT_EXPECT_STREQ(test, __marker_site_state(site),
+			KUNIT_EXPECT_STREQ(test, __marker_site_state(rec),
 					   "disarmed");
-			KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(site));
+			KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(rec));
 			KUNIT_EXPECT_FALSE(test, mkt_site_patched(site));
 			KUNIT_EXPECT_NULL(test, READ_ONCE(site->call.func));
 			/* near-zero: every jump entry of the site is a NOP */
@@ -336,7 +343,7 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 				KUNIT_EXPECT_GE_MSG(test, code, 1, "%s", name);
 			continue;
 		}
-		KUNIT_EXPECT_STREQ(test, __marker_site_state(site), "armed");
+		KUNIT_EXPECT_STREQ(test, __marker_site_state(rec), "armed");
 		KUNIT_EXPECT_TRUE(test, mkt_site_patched(site));
 		if (site->mode == MARKER_MODE_NEARZERO)
 			KUNIT_EXPECT_EQ_MSG(test, code, -1,
@@ -658,7 +665,11 @@ static void mkt_sites_found(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, sites[i]->abi, MARKER_SITE_ABI);
 			KUNIT_EXPECT_EQ(test, sites[i]->mode, t->mode);
 			/* NULL, vmlinux, when the registry is built in */
-			KUNIT_EXPECT_PTR_EQ(test, sites[i]->mod, THIS_MODULE);
+			mutex_lock(&marker_mutex);
+			KUNIT_EXPECT_PTR_EQ(test,
+					    __marker_rec_find(sites[i])->mod,
+					    THIS_MODULE);
+			mutex_unlock(&marker_mutex);
 			KUNIT_EXPECT_STREQ(test, sites[i]->sig, want[w].sig);
 			KUNIT_EXPECT_EQ(test, (int)sites[i]->nargs,
 					(int)strlen(want[w].sig));
@@ -1124,6 +1135,7 @@ static void mkt_defaults(struct kunit *test)
 	const struct mkt_targets *t = mkt_param(test);
 	struct mkt_data *const d1[] = { &mkt_d1 };
 	struct marker_site *sites[MKT_MAX_SITES];
+	struct marker_rec *rec;
 	int n;
 
 	/* the jump: static key or jump target */
@@ -1131,7 +1143,7 @@ static void mkt_defaults(struct kunit *test)
 	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_int, &mkt_d1);
 	mkt_tamper(sites[0], true);
 	mutex_lock(&marker_mutex);
-	KUNIT_EXPECT_STREQ(test, __marker_site_state(sites[0]), "busy");
+	KUNIT_EXPECT_STREQ(test, mkt_state_locked(sites[0]), "busy");
 	mutex_unlock(&marker_mutex);
 	mkt_expect_busy(test, t->m_int);
 	KUNIT_EXPECT_TRUE(test, mkt_site_patched(sites[0]));
@@ -1162,11 +1174,12 @@ static void mkt_defaults(struct kunit *test)
 	mkt_expect_busy(test, t->m_multi);
 	mutex_lock(&marker_mutex);
 	if (sites[0]->key && sites[0]->key == sites[1]->key) {
-		KUNIT_EXPECT_STREQ(test, __marker_site_state(sites[0]), "busy");
+		KUNIT_EXPECT_STREQ(test, mkt_state_locked(sites[0]), "busy");
 	} else {
-		KUNIT_EXPECT_STREQ(test, __marker_site_state(sites[0]),
+		KUNIT_EXPECT_STREQ(test, mkt_state_locked(sites[0]),
 				   "disarmed");
-		KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(sites[0]));
+		rec = __marker_rec_find(sites[0]);
+		KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(rec));
 	}
 	mutex_unlock(&marker_mutex);
 	mkt_tamper(sites[1], false);
@@ -1177,22 +1190,28 @@ static void mkt_defaults(struct kunit *test)
 	mkt_expect_clean(test);
 }
 
-/* Take @site off the registry's lists, as if its module had not come yet. */
-static void mkt_site_leave(struct marker_site *site)
+/*
+ * Make the registry forget @site, as if its module had not come yet (it
+ * has no probe); return the record its arrival brings, not yet known.
+ */
+static struct marker_rec *mkt_site_leave(struct marker_site *site)
 {
+	struct marker_rec *rec;
+
 	mutex_lock(&marker_mutex);
-	list_del(&site->node);
-	site->entry = NULL;
+	__marker_rec_forget(__marker_rec_find(site));
+	rec = __marker_rec_alloc(site, THIS_MODULE);
 	mutex_unlock(&marker_mutex);
+	return rec;
 }
 
 /* ... and let it arrive, as __marker_module_add() does. */
-static void mkt_site_arrive(struct marker_site *site)
+static void mkt_site_arrive(struct marker_rec *rec)
 {
 	LIST_HEAD(found);
 
 	mutex_lock(&marker_mutex);
-	list_add_tail(&site->node, &found);
+	list_add_tail(&rec->node, &found);
 	__marker_sites_add(&found);
 	mutex_unlock(&marker_mutex);
 }
@@ -1202,7 +1221,7 @@ static const char *mkt_site_state(struct marker_site *site)
 	const char *state;
 
 	mutex_lock(&marker_mutex);
-	state = __marker_site_state(site);
+	state = mkt_state_locked(site);
 	mutex_unlock(&marker_mutex);
 	return state;
 }
@@ -1228,16 +1247,18 @@ static void mkt_arrival_retried(struct kunit *test)
 	const struct mkt_targets *t = mkt_param(test);
 	struct mkt_data *const d1[] = { &mkt_d1 };
 	struct marker_site *sites[MKT_MAX_SITES];
+	struct marker_rec *rec;
 	int failed, leaked;
 
 	KUNIT_ASSERT_EQ(test, mkt_sites(t->m_int, sites), 1);
 	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_int, &mkt_d1);
 
 	/* away from its defaults when it arrives */
-	mkt_site_leave(sites[0]);
+	rec = mkt_site_leave(sites[0]);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
 	mkt_tamper(sites[0], true);
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
-	mkt_site_arrive(sites[0]);
+	mkt_site_arrive(rec);
 	KUNIT_EXPECT_STREQ(test, mkt_site_state(sites[0]), "busy");
 	KUNIT_EXPECT_TRUE(test, mkt_retry());		/* still away */
 	mkt_tamper(sites[0], false);
@@ -1252,10 +1273,11 @@ static void mkt_arrival_retried(struct kunit *test)
 	if (!mkt_fail_ready)
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
 	if (mkt_fail_ready) {
-		mkt_site_leave(sites[0]);
+		rec = mkt_site_leave(sites[0]);
+		KUNIT_ASSERT_NOT_NULL(test, rec);
 		KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
 		mkt_fail_start(0, -1);
-		mkt_site_arrive(sites[0]);
+		mkt_site_arrive(rec);
 		failed = mkt_fail_stop(test, &leaked);
 		KUNIT_EXPECT_GT(test, failed, 0);
 		KUNIT_EXPECT_EQ(test, leaked, 0);
@@ -1524,13 +1546,16 @@ static void mkt_vmlinux_sites(struct kunit *test)
 	kunit_skip(test, "the registry is a module: it finds module sites only");
 #else
 	struct marker_site *site;
+	struct marker_rec *rec;
 	unsigned int n = 0, ours = 0;
 
 	mutex_lock(&marker_mutex);
 	for (site = __start___markers; site < __stop___markers; site++) {
 		KUNIT_EXPECT_EQ(test, site->abi, MARKER_SITE_ABI);
-		KUNIT_EXPECT_NOT_NULL_MSG(test, site->entry, "%s", site->name);
-		KUNIT_EXPECT_NULL(test, site->mod);
+		rec = __marker_rec_find(site);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, rec, "%s", site->name);
+		if (rec)
+			KUNIT_EXPECT_NULL(test, rec->mod);
 		n++;
 		ours += !strncmp(site->name, "mkt_", 4);
 	}

@@ -221,16 +221,18 @@ static bool __marker_loc_live(const struct marker_locs *set,
 }
 
 /*
- * The patchable location of the copy @loc: the last jump-table entry of
- * its site's key before @loc's join point (the NOP precedes the join).
+ * The patchable location of the copy @loc of the site of @rec: the last
+ * jump-table entry of its key before @loc's join point (the NOP precedes
+ * the join).
  */
-static const u8 *__marker_loc_code(const struct marker_loc *loc)
+static const u8 *__marker_loc_code(const struct marker_rec *rec,
+				   const struct marker_loc *loc)
 {
-	const struct marker_site *site = loc->site;
+	const struct marker_site *site = rec->site;
 	struct jump_entry *iter, *stop;
 	unsigned long best = 0;
 
-	for (iter = __marker_jump_entries(site, &stop); iter < stop; iter++) {
+	for (iter = __marker_jump_entries(rec, &stop); iter < stop; iter++) {
 		unsigned long code = jump_entry_code(iter);
 
 		if (jump_entry_key(iter) == &site->key->key &&
@@ -242,7 +244,7 @@ static const u8 *__marker_loc_code(const struct marker_loc *loc)
 
 /**
  * __marker_site_show_locs() - print a site's copies of code
- * @site: a site the registry knows
+ * @rec: the registry's record of the site
  * @m: the listing
  * @ksyms: print the copies' kprobe symbols, else (near-zero mode) the
  *	bytes at their patchable locations
@@ -250,11 +252,12 @@ static const u8 *__marker_loc_code(const struct marker_loc *loc)
  * One item per copy still in memory, comma-separated; "-" for none.
  * Called under marker_mutex.
  */
-void __marker_site_show_locs(const struct marker_site *site,
+void __marker_site_show_locs(const struct marker_rec *rec,
 			     struct seq_file *m, bool ksyms)
 {
-	struct marker_locs *set = __marker_locs_find(site->mod);
-	const struct marker_loc key = { .site = (struct marker_site *)site };
+	struct marker_locs *set = __marker_locs_find(rec->mod);
+	const struct marker_site *site = rec->site;
+	const struct marker_loc key = { .site = rec->site };
 	const struct marker_loc *kp = &key, **first;
 	unsigned int n = 0, i, len;
 	bool nop;
@@ -262,7 +265,7 @@ void __marker_site_show_locs(const struct marker_site *site,
 	lockdep_assert_held(&marker_mutex);
 	first = set ? bsearch(&kp, set->loc, set->nr, sizeof(set->loc[0]),
 			      __marker_loc_site_cmp) : NULL;
-	/* bsearch() found one copy of @site: back up to the first */
+	/* bsearch() found one copy of the site: back up to the first */
 	while (first && first > set->loc && first[-1]->site == site)
 		first--;
 	for (i = 0;
@@ -278,7 +281,7 @@ void __marker_site_show_locs(const struct marker_site *site,
 			seq_puts(m, loc->ksym);
 			continue;
 		}
-		code = __marker_loc_code(loc);
+		code = __marker_loc_code(rec, loc);
 		if (!code) {
 			seq_puts(m, "?");
 			continue;

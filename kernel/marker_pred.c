@@ -299,11 +299,12 @@ static bool __marker_pred_is_str(const struct marker_pred_insn *in)
 	return in->op >= MARKER_PRED_STR_EQ && in->op < MARKER_PRED_AND;
 }
 
-/* Give each named field of @pred its argument in @site's format. */
+/* Give each named field of @pred its argument in the site's format. */
 static int __marker_pred_bind(struct marker_pred *pred,
-			      const struct marker_site *site,
+			      const struct marker_rec *rec,
 			      const struct marker_probe *probe)
 {
+	const struct marker_site *site = rec->site;
 	char names[MARKER_MAX_ARGS][MARKER_FIELD_MAX];
 	unsigned int i, a, nargs = min_t(unsigned int, site->nargs,
 					 MARKER_MAX_ARGS);
@@ -319,7 +320,7 @@ static int __marker_pred_bind(struct marker_pred *pred,
 		if (a == nargs) {
 			pr_err("%s: predicate \"%s\" of %ps: the marker in %s has no field %s\n",
 			       site->name, pred->text, probe->func,
-			       module_name(site->mod), in->name);
+			       module_name(rec->mod), in->name);
 			return -EINVAL;
 		}
 		in->arg = a;
@@ -385,8 +386,8 @@ bool marker_pred_fits(const struct marker_pred *pred,
 /**
  * marker_pred_compile() - compile a probe's filter
  * @probe: the probe; @probe->filter is the predicate
- * @site: the first site @probe names, or NULL if none is loaded: the
- *	names of the fields are taken from its format
+ * @rec: the registry's record of the first site @probe names, or NULL if
+ *	none is loaded: the names of the fields are taken from its format
  *
  * Context: process context (allocates with GFP_KERNEL).
  * Return: the program, for marker_pred_fits() and marker_pred_call();
@@ -395,7 +396,7 @@ bool marker_pred_fits(const struct marker_pred *pred,
  * why in one line; ERR_PTR(-ENOMEM).
  */
 struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
-					const struct marker_site *site)
+					const struct marker_rec *rec)
 {
 	struct marker_pred_parser ps = { };
 	struct marker_pred *pred;
@@ -426,14 +427,14 @@ struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
 		if (!__marker_pred_is_cmp(&pred->insn[i]) ||
 		    !pred->insn[i].name)
 			continue;
-		if (!site) {
+		if (!rec) {
 			pr_err("%s: predicate \"%s\" of %ps names the field %s, and no site of the marker is loaded to say which argument it is: use argN\n",
 			       probe->marker, pred->text, probe->func,
 			       pred->insn[i].name);
 			ret = -EINVAL;
 			goto free_pred;
 		}
-		ret = __marker_pred_bind(pred, site, probe);
+		ret = __marker_pred_bind(pred, rec, probe);
 		if (ret)
 			goto free_pred;
 		break;

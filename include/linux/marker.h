@@ -115,14 +115,13 @@
 #endif
 
 struct module;
-struct marker_entry;
 struct marker_pred;
 
 /*
  * Bumped whenever struct marker_site, or struct marker_funcs that the
  * site reads, changes layout.
  */
-#define MARKER_SITE_ABI		0x4d4b0004	/* "MK" v4: marker_func.hits */
+#define MARKER_SITE_ABI		0x4d4b0005	/* "MK" v5: the registry's records out */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -200,6 +199,8 @@ struct marker_funcs {
 	struct rcu_head rcu;
 	unsigned int nr;
 	bool direct;		/* nr == 1, typed, and the trampoline targets it */
+	/* the registry's count of the site's hits, for its actions */
+	atomic_long_t *hits;
 	struct marker_func f[];
 };
 
@@ -218,35 +219,29 @@ struct marker_funcs {
  * @jump: portable mode: MARKER_JUMP_OVER (default) or MARKER_JUMP_CALL
  * @call: the static-call key that retargets @tramp
  * @funcs: the connected probes
- * @hits: hits counted by the registry's built-in actions (count, print, stack)
- * @mod: the module the site lives in (registry bookkeeping)
- * @entry: the registry's entry for @name; NULL until the registry knows the site
- * @node: link in @entry's list of sites
- * @retry: probes want the site armed, and the registry could not arm it
- *	when it arrived (no memory, or away from its defaults): it retries
  *
- * Everything from @jump down is written by the registry, under its
- * marker_mutex; the constant part is written by MARK() at compile time.
+ * The constant part, written by MARK() at compile time, is const; the
+ * rest is what the armed path reads, written by the registry under its
+ * marker_mutex. What the registry knows about the site (its module, its
+ * entry, whether arming waits for a retry, what its actions counted) is
+ * the registry's own, in a record it allocates (struct marker_rec in
+ * kernel/marker-internal.h): a site holds nothing of it, and a change of
+ * it rebuilds no annotated module.
  */
 struct marker_site {
-	u32 abi;
-	u8 mode;
-	u8 kind;
-	u8 nargs;
-	const char *name;
-	const char *format;
-	const char *sig;
-	void *tramp;
-	struct static_key_false *key;
+	const u32 abi;
+	const u8 mode;
+	const u8 kind;
+	const u8 nargs;
+	const char *const name;
+	const char *const format;
+	const char *const sig;
+	void *const tramp;
+	struct static_key_false *const key;
 
 	unsigned long jump;
 	struct static_call_key call;
 	struct marker_funcs __rcu *funcs;
-	atomic_long_t hits;
-	struct module *mod;
-	struct marker_entry *entry;
-	struct list_head node;
-	bool retry;
 };
 
 /**

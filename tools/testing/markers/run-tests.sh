@@ -679,12 +679,23 @@ t_registry_forced_unload() {
 		fail "armed after rmmod -f: $(cat "$LIST")"
 }
 
+# A new registry finds the sites as they were compiled: what the last one
+# knew of them (their module, what its actions counted) was in records of
+# its own, gone with it. (Before, the count lived in the annotated module's
+# site and outlived the registry.)
 t_registry_reload_finds_sites() {
+	echo 'enable test_types count' >$DBG/markers/control || return 1
+	fire 3
+	echo 'disable test_types' >$DBG/markers/control || return 1
+	[ "$(col hits "$(site test_types marker_test_sites)")" = 3 ] ||
+		fail "counted: $(site test_types marker_test_sites)" || return 1
 	rmmod marker || return 1
 	insmod marker.ko || return 1
 	[ "$(state test_types marker_test_sites)" = disarmed ] &&
 		[ "$(state subsys_mark1 marker_example)" = disarmed ] ||
-		fail "$(cat "$LIST")"
+		fail "$(cat "$LIST")" || return 1
+	[ "$(col hits "$(site test_types marker_test_sites)")" = 0 ] ||
+		fail "the count outlived the registry: $(site test_types marker_test_sites)"
 }
 
 # marker.ko's exit races an annotated module's rmmod (race_delay_ms holds
