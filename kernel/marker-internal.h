@@ -110,8 +110,15 @@ struct marker_rec {
 static inline struct marker_funcs *
 __marker_site_funcs(const struct marker_site *site)
 {
-	return rcu_dereference_protected(site->funcs,
-					 lockdep_is_held(&marker_mutex));
+	return __marker_funcs_untag(rcu_dereference_protected(site->funcs,
+					lockdep_is_held(&marker_mutex)));
+}
+
+/* Does @site call its one typed probe through its trampoline? */
+static inline bool __marker_site_direct(const struct marker_site *site)
+{
+	return (unsigned long)rcu_access_pointer(site->funcs) &
+	       MARKER_FUNCS_DIRECT;
 }
 
 /* The longest marker name: MARK() makes symbols of it (__marker_site_...). */

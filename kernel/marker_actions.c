@@ -56,7 +56,7 @@ static void marker_count_hit(struct marker_site *site)
 
 	if (this_cpu_read(marker_firing))
 		return;
-	funcs = rcu_dereference_sched(site->funcs);
+	funcs = __marker_funcs_untag(rcu_dereference_sched(site->funcs));
 	if (funcs)
 		atomic_long_inc(funcs->hits);
 }

@@ -565,6 +565,7 @@ static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 {
 	struct marker_site *site = rec->site;
 	struct marker_funcs *old;
+	unsigned long direct = 0;
 	bool single;
 
 	lockdep_assert_held(&marker_mutex);
@@ -575,14 +576,17 @@ static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 	if (!old && new) {
 		if (single) {
 			__marker_site_retarget(site, new->f[0].func);
-			new->direct = true;
+			direct = MARKER_FUNCS_DIRECT;
 		}
 		/* read by __MARKER_FIRE() under preempt_disable_notrace() */
-		rcu_assign_pointer(site->funcs, new);
+		rcu_assign_pointer(site->funcs,
+				   (struct marker_funcs *)((unsigned long)new | direct));
 		__marker_site_patch(site, true);
 	} else if (old && new) {
-		new->direct = single && READ_ONCE(site->call.func) == new->f[0].func;
-		rcu_assign_pointer(site->funcs, new);
+		if (single && READ_ONCE(site->call.func) == new->f[0].func)
+			direct = MARKER_FUNCS_DIRECT;
+		rcu_assign_pointer(site->funcs,
+				   (struct marker_funcs *)((unsigned long)new | direct));
 	} else if (old) {
 		__marker_site_patch(site, false);
 		rcu_assign_pointer(site->funcs, NULL);

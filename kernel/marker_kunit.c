@@ -374,7 +374,7 @@ static void mkt_expect_direct(struct kunit *test, const char *name, void *func)
 
 		if (!sites[i]->tramp)
 			continue;
-		KUNIT_EXPECT_TRUE(test, funcs && funcs->direct);
+		KUNIT_EXPECT_TRUE(test, funcs && __marker_site_direct(sites[i]));
 		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(sites[i]->call.func), func);
 	}
 	mutex_unlock(&marker_mutex);

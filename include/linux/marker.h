@@ -121,7 +121,7 @@ struct marker_pred;
  * Bumped whenever struct marker_site, or struct marker_funcs that the
  * site reads, changes layout.
  */
-#define MARKER_SITE_ABI		0x4d4b0005	/* "MK" v5: the registry's records out */
+#define MARKER_SITE_ABI		0x4d4b0006	/* "MK" v6: marker_funcs direct tag */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -194,15 +194,27 @@ struct marker_func {
  * The probes a site calls. Published by the registry with
  * rcu_assign_pointer(), read by __MARKER_FIRE() under
  * preempt_disable_notrace(), freed after a grace period.
+ *
+ * The pointer the site holds is tagged MARKER_FUNCS_DIRECT when the
+ * array has one typed probe and the site's trampoline targets it: the
+ * armed path then tests one bit, and NULL only when it is clear.
  */
 struct marker_funcs {
 	struct rcu_head rcu;
 	unsigned int nr;
-	bool direct;		/* nr == 1, typed, and the trampoline targets it */
 	/* the registry's count of the site's hits, for its actions */
 	atomic_long_t *hits;
 	struct marker_func f[];
 };
+
+#define MARKER_FUNCS_DIRECT	1UL
+
+/* The array a site's pointer (tagged or not) points to. */
+static __always_inline struct marker_funcs *
+__marker_funcs_untag(struct marker_funcs *funcs)
+{
+	return (struct marker_funcs *)((unsigned long)funcs & ~MARKER_FUNCS_DIRECT);
+}
 
 /**
  * struct marker_site - what one MARK() compiles to (the site descriptor)
@@ -498,7 +510,7 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 #else
 #define __MARKER_TRAMP_DECL(id, tsym, ...)
 #define __MARKER_TRAMP_ADDR(id)		NULL
-#define __MARKER_CALL_ONE(id, f, ...)	((f)__mf->f[0].func)(__VA_ARGS__)
+#define __MARKER_CALL_ONE(id, f, ...)	((f)__f->func)(__VA_ARGS__)
 #define __MARKER_CALL_INIT		{ .func = NULL }
 #endif
 
@@ -586,21 +598,21 @@ do {									\
 	preempt_disable_notrace();					\
 	__mf = __marker_rcu_unwatched(site) ? NULL :			\
 		rcu_dereference_sched((site)->funcs);			\
-	if (likely(__mf)) {						\
-		if (__mf->direct) {					\
-			this_cpu_inc(*__mf->f[0].hits);			\
-			__MARKER_CALL_ONE(id, void (*)(void *__MARKER_MAP( \
-					__MARKER_ARG_TYPE_C,		\
-					##__VA_ARGS__)),		\
-				__mf->f[0].data __MARKER_MAP(		\
-					__MARKER_ARG_NAME_C,		\
-					##__VA_ARGS__));		\
-		} else {						\
-			__MARKER_CAT(__marker_call_all_,		\
-				     __MARKER_NARGS(__VA_ARGS__))(__mf, (site) \
-				__MARKER_MAP(__MARKER_ARG_U64_C,	\
-					     ##__VA_ARGS__));		\
-		}							\
+	if (likely((unsigned long)__mf & MARKER_FUNCS_DIRECT)) {	\
+		/* the tag folded into the offset: no instruction untags */ \
+		const struct marker_func *__f = (const void *)		\
+			((const char *)__mf + (offsetof(struct marker_funcs, f) - \
+					       MARKER_FUNCS_DIRECT));	\
+									\
+		this_cpu_inc(*__f->hits);				\
+		__MARKER_CALL_ONE(id, void (*)(void *__MARKER_MAP(	\
+				__MARKER_ARG_TYPE_C, ##__VA_ARGS__)),	\
+			__f->data __MARKER_MAP(				\
+				__MARKER_ARG_NAME_C, ##__VA_ARGS__));	\
+	} else if (__mf) {						\
+		__MARKER_CAT(__marker_call_all_,			\
+			     __MARKER_NARGS(__VA_ARGS__))(__mf, (site)	\
+			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__)); \
 	}								\
 	preempt_enable_notrace();					\
 } while (0)
