@@ -19,14 +19,12 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
-#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/stringify.h>
 #include <linux/timekeeping.h>
-#include <trace/events/kmem.h>
 
 #include "marker-internal.h"
 #include "marker_kunit.h"
@@ -434,114 +432,7 @@ static void mkt_expect_clean(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&mkt_bad_args), 0);
 }
 
-/* -- Allocation failures ------------------------------------------------------ */
-
-/*
- * should_failslab() is where the slab allocator asks whether to fail an
- * allocation (ALLOW_ERROR_INJECTION). A kprobe on it diverts selected calls
- * to mkt_failslab(), a function of its type returning -ENOMEM, as
- * kernel/fail_function.c diverts them to a bare return: the slab
- * allocations of the test's own task fail, mkt_fail_times of them after
- * letting mkt_fail_skip through (times -1: all of them).
- *
- * Meanwhile the kmalloc and kfree tracepoints note what that task allocates
- * and what gets freed, so that a call can be checked for leaks.
- */
-static struct task_struct *mkt_fail_task;
-static atomic_t mkt_fail_skip, mkt_fail_times, mkt_failed;
-static bool mkt_fail_ready;
-
-#define MKT_TRACK_MAX	32
-static DEFINE_SPINLOCK(mkt_track_lock);
-static const void *mkt_track[MKT_TRACK_MAX];
-static bool mkt_track_overflow;
-
-static noinline int mkt_failslab(struct kmem_cache *s, gfp_t gfpflags)
-{
-	return -ENOMEM;
-}
-
-static int mkt_failslab_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	if (current != READ_ONCE(mkt_fail_task) || !in_task())
-		return 0;
-	if (atomic_dec_if_positive(&mkt_fail_skip) >= 0)
-		return 0;
-	if (!atomic_add_unless(&mkt_fail_times, -1, 0))
-		return 0;
-	atomic_inc(&mkt_failed);
-	instruction_pointer_set(regs, (unsigned long)mkt_failslab);
-	return 1;
-}
-
-static struct kprobe mkt_failslab_kp = {
-	.symbol_name	= "should_failslab",
-	.pre_handler	= mkt_failslab_pre,
-};
-
-static void mkt_on_kmalloc(void *ignore, unsigned long call_site,
-			   const void *ptr, size_t bytes_req,
-			   size_t bytes_alloc, gfp_t gfp_flags, int node)
-{
-	unsigned long flags;
-	unsigned int i;
-
-	if (!ptr || current != READ_ONCE(mkt_fail_task) || !in_task())
-		return;
-	spin_lock_irqsave(&mkt_track_lock, flags);
-	for (i = 0; i < MKT_TRACK_MAX && mkt_track[i]; i++)
-		;
-	if (i < MKT_TRACK_MAX)
-		mkt_track[i] = ptr;
-	else
-		mkt_track_overflow = true;
-	spin_unlock_irqrestore(&mkt_track_lock, flags);
-}
-
-static void mkt_on_kfree(void *ignore, unsigned long call_site,
-			 const void *ptr)
-{
-	unsigned long flags;
-	unsigned int i;
-
-	if (!ptr || !READ_ONCE(mkt_fail_task))
-		return;
-	spin_lock_irqsave(&mkt_track_lock, flags);
-	for (i = 0; i < MKT_TRACK_MAX; i++)
-		if (mkt_track[i] == ptr)
-			mkt_track[i] = NULL;
-	spin_unlock_irqrestore(&mkt_track_lock, flags);
-}
-
-static void mkt_fail_start(int skip, int times)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&mkt_track_lock, flags);
-	memset(mkt_track, 0, sizeof(mkt_track));
-	mkt_track_overflow = false;
-	spin_unlock_irqrestore(&mkt_track_lock, flags);
-	atomic_set(&mkt_fail_skip, skip);
-	atomic_set(&mkt_fail_times, times);
-	atomic_set(&mkt_failed, 0);
-	WRITE_ONCE(mkt_fail_task, current);
-}
-
-/* Stop failing; returns how many allocations failed, and @leaked. */
-static int mkt_fail_stop(struct kunit *test, int *leaked)
-{
-	unsigned long flags;
-	unsigned int i;
-
-	WRITE_ONCE(mkt_fail_task, NULL);
-	*leaked = 0;
-	spin_lock_irqsave(&mkt_track_lock, flags);
-	for (i = 0; i < MKT_TRACK_MAX; i++)
-		*leaked += !!mkt_track[i];
-	KUNIT_EXPECT_FALSE(test, mkt_track_overflow);
-	spin_unlock_irqrestore(&mkt_track_lock, flags);
-	return atomic_read(&mkt_failed);
-}
+/* -- Allocation failures (marker_kunit_fail.c) ------------------------------ */
 
 /* What a failed call must leave as it found it. */
 struct mkt_snapshot {
@@ -1270,9 +1161,9 @@ static void mkt_arrival_retried(struct kunit *test)
 	marker_probe_unregister(&mkt_p1);
 
 	/* no memory when it arrives */
-	if (!mkt_fail_ready)
+	if (!mkt_fail_ready())
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
-	if (mkt_fail_ready) {
+	if (mkt_fail_ready()) {
 		rec = mkt_site_leave(sites[0]);
 		KUNIT_ASSERT_NOT_NULL(test, rec);
 		KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
@@ -1417,9 +1308,9 @@ static void mkt_register_alloc_failure(struct kunit *test)
 	struct mkt_data *const d1[] = { &mkt_d1 };
 	struct mkt_data *const d12[] = { &mkt_d1, &mkt_d2 };
 
-	if (!mkt_fail_ready)
+	if (!mkt_fail_ready())
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
-	if (!mkt_fail_ready)
+	if (!mkt_fail_ready())
 		return;
 
 	/* 0 -> 1, one site */
@@ -1465,9 +1356,9 @@ static void mkt_unregister_alloc_failure(struct kunit *test)
 	int failed, leaked, i;
 	char *pattern;
 
-	if (!mkt_fail_ready)
+	if (!mkt_fail_ready())
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
-	if (!mkt_fail_ready)
+	if (!mkt_fail_ready())
 		return;
 
 	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_multi, &mkt_d1);
@@ -1594,7 +1485,7 @@ static void mkt_exit(struct kunit *test)
 	struct marker_probe *probes[] = { &mkt_p1, &mkt_p2, &mkt_p3 };
 	unsigned int i;
 
-	WRITE_ONCE(mkt_fail_task, NULL);
+	mkt_fail_cancel();
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		if (probes[i]->registered) {
 			KUNIT_FAIL(test, "probe %u left registered", i + 1);
@@ -1605,31 +1496,12 @@ static void mkt_exit(struct kunit *test)
 
 static int mkt_suite_init(struct kunit_suite *suite)
 {
-	int ret;
-
-	ret = register_trace_kmalloc(mkt_on_kmalloc, NULL);
-	if (ret)
-		return ret;
-	ret = register_trace_kfree(mkt_on_kfree, NULL);
-	if (ret)
-		goto unregister_kmalloc;
-	mkt_fail_ready = !register_kprobe(&mkt_failslab_kp);
-	return 0;
-
-unregister_kmalloc:
-	unregister_trace_kmalloc(mkt_on_kmalloc, NULL);
-	tracepoint_synchronize_unregister();
-	return ret;
+	return mkt_fail_init();
 }
 
 static void mkt_suite_exit(struct kunit_suite *suite)
 {
-	if (mkt_fail_ready)
-		unregister_kprobe(&mkt_failslab_kp);
-	mkt_fail_ready = false;
-	unregister_trace_kfree(mkt_on_kfree, NULL);
-	unregister_trace_kmalloc(mkt_on_kmalloc, NULL);
-	tracepoint_synchronize_unregister();
+	mkt_fail_exit();
 }
 
 static struct kunit_case mkt_cases[] = {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The marker_registry KUnit suite's handle on its sites: one table per
- * copy of the sites (see marker_kunit_sites.h). Not for probe modules.
+ * copy of the sites (see marker_kunit_sites.h); and its fault injection
+ * (marker_kunit_fail.c). Not for probe modules.
  */
 #ifndef _KERNEL_MARKER_KUNIT_H
 #define _KERNEL_MARKER_KUNIT_H
@@ -49,5 +50,15 @@ struct mkt_targets {
 
 extern const struct mkt_targets mkt_default_targets;
 extern const struct mkt_targets mkt_portable_targets;
+
+struct kunit;
+
+/* marker_kunit_fail.c: failing the allocations of the test's task */
+int mkt_fail_init(void);
+void mkt_fail_exit(void);
+bool mkt_fail_ready(void);
+void mkt_fail_start(int skip, int times);
+int mkt_fail_stop(struct kunit *test, int *leaked);
+void mkt_fail_cancel(void);
 
 #endif /* _KERNEL_MARKER_KUNIT_H */
