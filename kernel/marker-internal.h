@@ -140,10 +140,6 @@ void __marker_sites_add(struct list_head *found);
 void __marker_rec_forget(struct marker_rec *rec);
 bool __marker_retry(void);
 struct marker_entry *__marker_entry_find(const char *name);
-bool __marker_probe_matches(const struct marker_probe *probe,
-			    const struct marker_entry *e);
-bool __marker_probe_skips(const struct marker_probe *probe,
-			  const struct marker_site *site);
 unsigned long __marker_probe_hits(const struct marker_probe *probe);
 bool __marker_site_at_defaults(const struct marker_rec *rec);
 const char *__marker_site_state(const struct marker_rec *rec);
@@ -162,6 +158,16 @@ void __marker_site_show_locs(const struct marker_rec *rec,
 
 bool __marker_funcs_has(const struct marker_funcs *funcs,
 			const struct marker_probe *probe);
+unsigned int __marker_probe_sites(const struct marker_probe *probe);
+
+/* What the files that show the registry walk, without its lists. */
+typedef void (*marker_site_walk_fn)(const struct marker_rec *rec, void *priv);
+typedef void (*marker_probe_walk_fn)(const struct marker_probe *probe,
+				     void *priv);
+void marker_walk_sites(marker_site_walk_fn fn, void *priv);
+void marker_walk_probes(marker_probe_walk_fn fn, void *priv);
+bool marker_pattern_has_sites(const char *pattern, marker_generic_fn fn);
+void marker_stats_read(struct marker_stats *stats);
 
 /* marker_actions.c */
 const char *__marker_copy_str(char *pool, size_t *used, size_t size,
@@ -203,6 +209,10 @@ static inline void *__marker_func_fn(const struct marker_func *f,
 	*generic = f->generic;
 	return f->func;
 }
+
+/* marker_core.c: what marker_main.c starts and stops */
+int marker_registry_start(void);
+void marker_registry_stop(void);
 
 void marker_debugfs_init(void);
 void marker_debugfs_exit(void);

@@ -170,8 +170,8 @@ bool __marker_valid_name(const char *name)
  * sites of the kind it does not fit, where a probe naming the marker is
  * refused (__marker_probe_fits()).
  */
-bool __marker_probe_skips(const struct marker_probe *probe,
-			  const struct marker_site *site)
+static bool __marker_probe_skips(const struct marker_probe *probe,
+				 const struct marker_site *site)
 {
 	return __marker_is_glob(probe->marker) &&
 	       __marker_probe_inline(probe) != __marker_site_inline(site);
@@ -191,15 +191,6 @@ unsigned long __marker_probe_hits(const struct marker_probe *probe)
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(*per_cpu_ptr(probe->hits, cpu));
 	return sum;
-}
-
-/* Does @probe, exact or pattern, name the marker of @e? */
-bool __marker_probe_matches(const struct marker_probe *probe,
-			    const struct marker_entry *e)
-{
-	if (__marker_is_glob(probe->marker))
-		return glob_match(probe->marker, e->name);
-	return !strcmp(probe->marker, e->name);
 }
 
 /* One dmesg line naming both sides of a mismatch. */
@@ -991,6 +982,107 @@ void marker_synchronize_unregister(void)
 }
 EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 
+/* -- Walks, for the files that show the registry ------------------------------ */
+
+/**
+ * marker_walk_sites() - call @fn on every site the registry knows
+ * @fn: called with the registry's record of each site, name after name
+ * @priv: passed to @fn
+ *
+ * @fn runs under marker_mutex: it may read the record, its entry and its
+ * site's arming state, and call the __marker_ helpers that need the lock;
+ * it must not take the lock or sleep for long.
+ *
+ * Context: process context, takes marker_mutex.
+ */
+void marker_walk_sites(marker_site_walk_fn fn, void *priv)
+{
+	struct marker_entry *e;
+	struct marker_rec *rec;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry(rec, &e->sites, node)
+			fn(rec, priv);
+	mutex_unlock(&marker_mutex);
+}
+
+/**
+ * marker_walk_probes() - call @fn on every registered probe
+ * @fn: called with each probe: those naming a marker, name after name, then
+ *	the pattern probes
+ * @priv: passed to @fn
+ *
+ * @fn runs under marker_mutex, as for marker_walk_sites().
+ *
+ * Context: process context, takes marker_mutex.
+ */
+void marker_walk_probes(marker_probe_walk_fn fn, void *priv)
+{
+	struct marker_probe *probe;
+	struct marker_entry *e;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(e, &marker_entries, list)
+		list_for_each_entry(probe, &e->probes, node)
+			fn(probe, priv);
+	list_for_each_entry(probe, &marker_globs, node)
+		fn(probe, priv);
+	mutex_unlock(&marker_mutex);
+}
+
+/* How many sites @probe is connected to; under marker_mutex. */
+unsigned int __marker_probe_sites(const struct marker_probe *probe)
+{
+	struct marker_entry *e;
+	struct marker_rec *rec;
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&marker_mutex);
+	for (e = __marker_probe_next(probe, NULL); e;
+	     e = __marker_probe_next(probe, e))
+		list_for_each_entry(rec, &e->sites, node)
+			nr += __marker_funcs_has(__marker_site_funcs(rec->site),
+						 probe);
+	return nr;
+}
+
+/**
+ * marker_pattern_has_sites() - would an action reach a site now?
+ * @pattern: a marker name or a glob pattern
+ * @fn: the action (a generic probe function): a pattern passes over the
+ *	sites of the kind @fn does not fit (__marker_probe_skips())
+ *
+ * Context: process context, takes marker_mutex.
+ * Return: true when @pattern names a loaded site that @fn would not pass
+ * over.
+ */
+bool marker_pattern_has_sites(const char *pattern, marker_generic_fn fn)
+{
+	const struct marker_probe probe = {
+		.marker = pattern, .func = fn, .generic = true,
+	};
+	struct marker_entry *e;
+	struct marker_rec *rec;
+	bool known = false;
+
+	mutex_lock(&marker_mutex);
+	for (e = __marker_probe_next(&probe, NULL); e && !known;
+	     e = __marker_probe_next(&probe, e))
+		list_for_each_entry(rec, &e->sites, node)
+			known |= !__marker_probe_skips(&probe, rec->site);
+	mutex_unlock(&marker_mutex);
+	return known;
+}
+
+/* A copy of marker_stats, read under marker_mutex. */
+void marker_stats_read(struct marker_stats *stats)
+{
+	mutex_lock(&marker_mutex);
+	*stats = marker_stats;
+	mutex_unlock(&marker_mutex);
+}
+
 /* -- Modules ----------------------------------------------------------------- */
 
 /* -- Site records ---------------------------------------------------------- */
@@ -1477,57 +1569,49 @@ static int __marker_add_loaded_modules(void)
 	return 0;
 }
 
-/* -- Init and exit ---------------------------------------------------------- */
+/* -- Start and stop (marker_main.c) ------------------------------------------ */
 
-static int __init marker_init(void)
+/**
+ * marker_registry_start() - learn every site, and the sites to come
+ *
+ * Registers the module notifier, then learns the sites of the modules
+ * already loaded and, built in, of vmlinux. On failure, undoes it all.
+ *
+ * Context: process context, at the registry's init, after
+ * marker_events_init() (the notifier takes the events' lock).
+ * Return: 0, or the notifier's error, or -ENOMEM.
+ */
+int marker_registry_start(void)
 {
 	int ret;
 
-	ret = marker_actions_init();
-	if (ret)
-		return ret;
-	marker_events_init();	/* before the notifier, which takes its lock */
 	ret = register_module_notifier(&marker_module_nb);
 	if (ret)
-		goto err_actions;
+		return ret;
 	ret = __marker_add_loaded_modules();
-	if (ret)
-		goto err_notifier;
+	if (ret) {
+		marker_registry_stop();
+		return ret;
+	}
 	__marker_vmlinux_add();
-	marker_events_lock();
-	marker_events_update();
-	marker_events_unlock();
-	marker_debugfs_init();
 	return 0;
-
-err_notifier:
-	marker_events_exit();
-	mutex_lock(&marker_mutex);
-	__marker_forget_all();
-	mutex_unlock(&marker_mutex);
-	cancel_delayed_work_sync(&marker_retry_work);
-	unregister_module_notifier(&marker_module_nb);
-err_actions:
-	marker_actions_exit();
-	return ret;
 }
 
-static void __exit marker_exit(void)
+/**
+ * marker_registry_stop() - forget every site, and stop listening
+ *
+ * Forgets, then unregisters the notifier: see __marker_forget_all().
+ * Every probe is unregistered by then (probe modules depend on the
+ * registry, and its own consumers go first).
+ *
+ * Context: process context, at the registry's exit.
+ */
+void marker_registry_stop(void)
 {
-	marker_events_exit();
-	marker_debugfs_exit();
-	/* forget, then stop listening: see __marker_forget_all() */
 	mutex_lock(&marker_mutex);
 	__marker_forget_all();
 	mutex_unlock(&marker_mutex);
 	cancel_delayed_work_sync(&marker_retry_work);	/* sees marker_closing */
 	marker_race_window();
 	unregister_module_notifier(&marker_module_nb);
-	marker_actions_exit();
 }
-
-module_init(marker_init);
-module_exit(marker_exit);
-
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Static markers: the registry of sites and probes");

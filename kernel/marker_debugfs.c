@@ -64,68 +64,54 @@ static void __marker_site_show_consumers(const struct marker_site *site,
  * registry's action, the trace event's probe). Each consumer's own count
  * is in the probes file.
  */
+static void __marker_list_site(const struct marker_rec *rec, void *priv)
+{
+	const struct marker_site *site = rec->site;
+	struct marker_funcs *funcs = __marker_site_funcs(site);
+	struct seq_file *m = priv;
+
+	seq_printf(m, "%s %s %s %s %u %ld %lu %s ", site->name,
+		   module_name(rec->mod),
+		   site->mode == MARKER_MODE_NEARZERO ? "near-zero" : "portable",
+		   __marker_site_state(rec), funcs ? funcs->nr : 0,
+		   atomic_long_read(&rec->hits), rec->entry->fired,
+		   *site->sig ? site->sig : "-");
+	if (site->mode == MARKER_MODE_NEARZERO)
+		__marker_site_show_locs(rec, m, false);
+	else
+		seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
+			 "over" : "call");
+	seq_putc(m, ' ');
+	__marker_site_show_locs(rec, m, true);
+	seq_printf(m, " %s ", site->kind == MARKER_KIND_INLINE ?
+		   "inline" : "call");
+	__marker_site_show_consumers(site, m);
+	/* non-printable bytes escaped: one line a site */
+	seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format), site->format);
+}
+
 static int marker_list_show(struct seq_file *m, void *v)
 {
-	struct marker_entry *e;
-	struct marker_rec *rec;
-
 	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind consumers format\n");
-	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list) {
-		list_for_each_entry(rec, &e->sites, node) {
-			const struct marker_site *site = rec->site;
-			struct marker_funcs *funcs = __marker_site_funcs(site);
-
-			seq_printf(m, "%s %s %s %s %u %ld %lu %s ", site->name,
-				   module_name(rec->mod),
-				   site->mode == MARKER_MODE_NEARZERO ?
-					"near-zero" : "portable",
-				   __marker_site_state(rec),
-				   funcs ? funcs->nr : 0,
-				   atomic_long_read(&rec->hits), e->fired,
-				   *site->sig ? site->sig : "-");
-			if (site->mode == MARKER_MODE_NEARZERO)
-				__marker_site_show_locs(rec, m, false);
-			else
-				seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
-					 "over" : "call");
-			seq_putc(m, ' ');
-			__marker_site_show_locs(rec, m, true);
-			seq_printf(m, " %s ", site->kind == MARKER_KIND_INLINE ?
-				   "inline" : "call");
-			__marker_site_show_consumers(site, m);
-			/* non-printable bytes escaped: one line a site */
-			seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format),
-				   site->format);
-		}
-	}
-	mutex_unlock(&marker_mutex);
+	marker_walk_sites(__marker_list_site, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_list);
 
 /* One line of the probes file: @probe and the number of sites it runs at. */
-static void __marker_probe_show(struct seq_file *m,
-				const struct marker_probe *probe)
+static void __marker_probe_show(const struct marker_probe *probe, void *priv)
 {
 	char func[KSYM_SYMBOL_LEN];
-	struct marker_entry *e;
-	struct marker_rec *rec;
-	unsigned int nr = 0;
+	struct seq_file *m = priv;
 
-	list_for_each_entry(e, &marker_entries, list)
-		if (__marker_probe_matches(probe, e))
-			list_for_each_entry(rec, &e->sites, node)
-				nr += __marker_funcs_has(__marker_site_funcs(rec->site),
-							 probe);
 	/* the name alone: %ps appends " [module]" */
 	snprintf(func, sizeof(func), "%ps", probe->func);
 	func[strcspn(func, " ")] = '\0';
 	seq_printf(m, "%s %s %s %s %s %u %lu", probe->marker, func,
 		   module_name(probe->owner),
 		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
-		   __marker_consumer_kind(probe->func, probe->generic), nr,
-		   __marker_probe_hits(probe));
+		   __marker_consumer_kind(probe->func, probe->generic),
+		   __marker_probe_sites(probe), __marker_probe_hits(probe));
 	/* as written, non-printable bytes escaped: one line a probe */
 	if (probe->pred)
 		seq_printf(m, " if %*pE",
@@ -147,17 +133,8 @@ static void __marker_probe_show(struct seq_file *m,
  */
 static int marker_probes_show(struct seq_file *m, void *v)
 {
-	struct marker_probe *probe;
-	struct marker_entry *e;
-
 	seq_puts(m, "# marker function module signature kind sites hits\n");
-	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list)
-		list_for_each_entry(probe, &e->probes, node)
-			__marker_probe_show(m, probe);
-	list_for_each_entry(probe, &marker_globs, node)
-		__marker_probe_show(m, probe);
-	mutex_unlock(&marker_mutex);
+	marker_walk_probes(__marker_probe_show, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_probes);
@@ -178,11 +155,12 @@ DEFINE_SHOW_ATTRIBUTE(marker_offers_file);
 /* "name value" lines, counted since the registry loaded. */
 static int marker_stats_show(struct seq_file *m, void *v)
 {
-	mutex_lock(&marker_mutex);
+	struct marker_stats stats;
+
+	marker_stats_read(&stats);
 	seq_printf(m, "key_updates %lu\njump_updates %lu\ncall_updates %lu\ngrace_periods %lu\n",
-		   marker_stats.key_updates, marker_stats.jump_updates,
-		   marker_stats.call_updates, marker_stats.grace_periods);
-	mutex_unlock(&marker_mutex);
+		   stats.key_updates, stats.jump_updates, stats.call_updates,
+		   stats.grace_periods);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_stats);
@@ -205,31 +183,6 @@ struct marker_control {
 static DEFINE_MUTEX(marker_control_mutex);
 static LIST_HEAD(marker_controls);
 
-/*
- * Does @pattern name a marker with a site loaded that the action @fn does
- * not pass over (a pattern and inline take inline markers only, the
- * other actions the others)?
- */
-static bool __marker_pattern_known(const char *pattern, marker_generic_fn fn)
-{
-	struct marker_probe probe = {
-		.marker = pattern, .func = fn, .generic = true,
-	};
-	struct marker_entry *e;
-	struct marker_rec *rec;
-	bool known = false;
-
-	mutex_lock(&marker_mutex);
-	list_for_each_entry(e, &marker_entries, list) {
-		if (!__marker_probe_matches(&probe, e))
-			continue;
-		list_for_each_entry(rec, &e->sites, node)
-			known |= !__marker_probe_skips(&probe, rec->site);
-	}
-	mutex_unlock(&marker_mutex);
-	return known;
-}
-
 static int marker_control_enable(const char *pattern, const char *action,
 				 const char *filter)
 {
@@ -250,7 +203,7 @@ static int marker_control_enable(const char *pattern, const char *action,
 			return -EEXIST;
 		}
 	}
-	if (!__marker_pattern_known(pattern, fn)) {
+	if (!marker_pattern_has_sites(pattern, fn)) {
 		pr_err("control: no loaded marker %smatches %s\n",
 		       __marker_is_glob(pattern) ?
 		       (__marker_action_inline(fn) ? "of kind inline " :
