@@ -126,6 +126,14 @@ static int need_registry(const char *cmd)
 	return MC_EXIT_NO_REGISTRY;
 }
 
+/* need_root(), then need_registry(): what most commands check first */
+static int need_root_registry(const char *cmd)
+{
+	int ret = need_root(cmd);
+
+	return ret ? ret : need_registry(cmd);
+}
+
 /*
  * Subcommand option parsing: getopt_long() on the subcommand's own argv
  * (argv[0] is its name), with our messages instead of getopt's.
@@ -165,6 +173,14 @@ static int print_help(const struct mc_cmd *cmd)
 {
 	printf("Usage: %s %s\n\n%s", progname, cmd->usage, cmd->help);
 	return MC_EXIT_OK;
+}
+
+/* An option @c that getopt_long() returned and no case took: -h, or bad */
+static int help_or_bad_option(const struct mc_cmd *cmd, int c, char **argv)
+{
+	if (c == 'h')
+		return print_help(cmd);
+	return bad_option(cmd->name, c, argv);
 }
 
 /*
@@ -261,14 +277,19 @@ static void free_sites(struct mc_sites *sites)
 
 /*
  * read_sites() - read and parse the whole list file into @sites.
- * Return: 0 or MC_EXIT_KERNEL; @sites is to be freed either way.
+ * Return: 0, MC_EXIT_USAGE (its path) or MC_EXIT_KERNEL; @sites is to be
+ * freed either way.
  */
-static int read_sites(const char *path, struct mc_sites *sites)
+static int read_sites(struct mc_sites *sites)
 {
 	unsigned int lineno = 0;
-	int ret = MC_EXIT_OK;
+	char path[PATH_MAX];
+	int ret;
 	FILE *f;
 
+	ret = mc_debugfs(path, MC_LIST);
+	if (ret)
+		return ret;
 	f = fopen(path, "re");
 	if (!f) {
 		mc_err("list: cannot open %s: %s", path, strerror(errno));
@@ -510,47 +531,25 @@ static size_t utf8_len(const unsigned char *s)
  */
 static void json_string(const char *str)
 {
+	/* the characters with a short escape, and the letter each takes */
+	static const char short_esc[] = "\"\\\b\f\n\r\t";
+	static const char short_letter[] = "\"\\bfnrt";
 	const unsigned char *s = (const unsigned char *)str;
 
 	putchar('"');
 	while (*s) {
+		const char *esc = strchr(short_esc, *s);
 		size_t len = utf8_len(s);
 
-		switch (*s) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\b':
-			fputs("\\b", stdout);
-			break;
-		case '\f':
-			fputs("\\f", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (*s < 0x20) {
-				printf("\\u%04x", *s);
-			} else if (!len) {
-				fputs("\\ufffd", stdout);
-				len = 1;
-			} else {
-				fwrite(s, 1, len, stdout);
-			}
-			s += len;
-			continue;
-		}
-		s++;
+		if (esc)
+			printf("\\%c", short_letter[esc - short_esc]);
+		else if (*s < 0x20)
+			printf("\\u%04x", *s);
+		else if (!len)
+			fputs("\\ufffd", stdout);
+		else
+			fwrite(s, 1, len, stdout);
+		s += len ? len : 1;
 	}
 	putchar('"');
 }
@@ -616,10 +615,8 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
-		case 'h':
-			return print_help(cmd);
 		default:
-			return bad_option(cmd->name, c, argv);
+			return help_or_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind != argc)
@@ -627,13 +624,9 @@ static int cmd_list(const struct mc_cmd *cmd, int argc, char **argv)
 	if (json && verbose)
 		return usage_error(cmd, "--verbose is for the table, not --json");
 
-	ret = need_root(cmd->name);
+	ret = need_root_registry(cmd->name);
 	if (!ret)
-		ret = need_registry(cmd->name);
-	if (!ret)
-		ret = mc_debugfs(path, MC_LIST);
-	if (!ret)
-		ret = read_sites(path, &sites);
+		ret = read_sites(&sites);
 	if (!ret && verbose)
 		ret = mc_debugfs(path, MC_PROBES);
 	if (!ret && verbose) {
@@ -805,10 +798,8 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 		case 'i':
 			filter = optarg;
 			break;
-		case 'h':
-			return print_help(cmd);
 		default:
-			return bad_option(cmd->name, c, argv);
+			return help_or_bad_option(cmd, c, argv);
 		}
 	}
 	if (argc - optind != 1)
@@ -821,9 +812,7 @@ static int cmd_enable(const struct mc_cmd *cmd, int argc, char **argv)
 	if (filter && (!filter[strspn(filter, " \t")] || strpbrk(filter, "\n\r")))
 		return usage_error(cmd, "PREDICATE must be one line, not empty");
 
-	ret = need_root(cmd->name);
-	if (!ret)
-		ret = need_registry(cmd->name);
+	ret = need_root_registry(cmd->name);
 	/* "enable PATTERN ACTION if PREDICATE": the action said, then */
 	if (!ret && filter) {
 		if (!action)
@@ -852,20 +841,16 @@ static int control_one(const struct mc_cmd *cmd, int argc, char **argv,
 	char why[64];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			return print_help(cmd);
-		return bad_option(cmd->name, c, argv);
-	}
+	c = getopt_long(argc, argv, ":h", help_only, NULL);
+	if (c != -1)
+		return help_or_bad_option(cmd, c, argv);
 	if (argc - optind != 1 || !valid_pattern(argv[optind])) {
 		snprintf(why, sizeof(why), "expected one %s, one non-empty word",
 			 what);
 		return usage_error(cmd, why);
 	}
 
-	ret = need_root(cmd->name);
-	if (!ret)
-		ret = need_registry(cmd->name);
+	ret = need_root_registry(cmd->name);
 	if (!ret)
 		ret = control_write(cmd->name, argv[optind], NULL);
 	return ret;
@@ -930,11 +915,9 @@ static int cmd_load(const struct mc_cmd *cmd, int argc, char **argv)
 	struct stat st;
 	int c, ret, err;
 
-	while ((c = getopt_long(argc, argv, "+:h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			return print_help(cmd);
-		return bad_option(cmd->name, c, argv);
-	}
+	c = getopt_long(argc, argv, "+:h", help_only, NULL);
+	if (c != -1)
+		return help_or_bad_option(cmd, c, argv);
 	if (argc - optind < 1)
 		return usage_error(cmd, "expected PROBE.ko");
 	path = argv[optind];
@@ -990,11 +973,9 @@ static int cmd_unload(const struct mc_cmd *cmd, int argc, char **argv)
 	const char *base;
 	int c, ret, err;
 
-	while ((c = getopt_long(argc, argv, ":h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			return print_help(cmd);
-		return bad_option(cmd->name, c, argv);
-	}
+	c = getopt_long(argc, argv, ":h", help_only, NULL);
+	if (c != -1)
+		return help_or_bad_option(cmd, c, argv);
 	if (argc - optind != 1)
 		return usage_error(cmd, "expected one module name");
 
@@ -1070,18 +1051,14 @@ static int cmd_watch(const struct mc_cmd *cmd, int argc, char **argv)
 				return usage_error(cmd, "N is a positive number");
 			counted = true;
 			break;
-		case 'h':
-			return print_help(cmd);
 		default:
-			return bad_option(cmd->name, c, argv);
+			return help_or_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind != argc)
 		return usage_error(cmd, "too many arguments");
 
-	ret = need_root(cmd->name);
-	if (!ret)
-		ret = need_registry(cmd->name);
+	ret = need_root_registry(cmd->name);
 	if (!ret)
 		ret = mc_path(path, sizeof(path), "MARKERS_TRACEFS",
 			      "/sys/kernel/tracing", MC_TRACE_PIPE);
@@ -1168,20 +1145,16 @@ static int cmd_fire(const struct mc_cmd *cmd, int argc, char **argv)
 {
 	int c, i, ret;
 
-	while ((c = getopt_long(argc, argv, "+:h", help_only, NULL)) != -1) {
-		if (c == 'h')
-			return print_help(cmd);
-		return bad_option(cmd->name, c, argv);
-	}
+	c = getopt_long(argc, argv, "+:h", help_only, NULL);
+	if (c != -1)
+		return help_or_bad_option(cmd, c, argv);
 	if (argc - optind < 1 || !valid_pattern(argv[optind]))
 		return usage_error(cmd, "expected a NAME, one non-empty word");
 	for (i = optind + 1; i < argc; i++)
 		if (!valid_arg(argv[i]))
 			return usage_error(cmd, "an ARG cannot hold a double quote or a newline");
 
-	ret = need_root(cmd->name);
-	if (!ret)
-		ret = need_registry(cmd->name);
+	ret = need_root_registry(cmd->name);
 	if (!ret)
 		ret = fire_send(argv[optind], argc - optind - 1, argv + optind + 1,
 				false);
@@ -1281,7 +1254,7 @@ static int cmd_fuzz(const struct mc_cmd *cmd, int argc, char **argv)
 	};
 	unsigned long long count = 100, seed = 0, state, n;
 	struct mc_sites sites = { NULL, 0, 0 };
-	char path[PATH_MAX], val[MC_MAX_ARGS][24], *args[MC_MAX_ARGS];
+	char val[MC_MAX_ARGS][24], *args[MC_MAX_ARGS];
 	const char *name, *sig = NULL;
 	bool seeded = false;
 	size_t i, nargs;
@@ -1298,23 +1271,17 @@ static int cmd_fuzz(const struct mc_cmd *cmd, int argc, char **argv)
 				return usage_error(cmd, "S is a number");
 			seeded = true;
 			break;
-		case 'h':
-			return print_help(cmd);
 		default:
-			return bad_option(cmd->name, c, argv);
+			return help_or_bad_option(cmd, c, argv);
 		}
 	}
 	if (argc - optind != 1 || !valid_pattern(argv[optind]))
 		return usage_error(cmd, "expected one NAME, one non-empty word");
 	name = argv[optind];
 
-	ret = need_root(cmd->name);
+	ret = need_root_registry(cmd->name);
 	if (!ret)
-		ret = need_registry(cmd->name);
-	if (!ret)
-		ret = mc_debugfs(path, MC_LIST);
-	if (!ret)
-		ret = read_sites(path, &sites);
+		ret = read_sites(&sites);
 	for (i = 0; !ret && i < sites.nr && !sig; i++)
 		if (!strcmp(sites.site[i].name, name))
 			sig = sites.site[i].sig;

@@ -26,6 +26,11 @@ if command -v valgrind >/dev/null; then
 	    --errors-for-leak-kinds=all --error-exitcode=99)
 fi
 
+# result OK|FAIL DESCRIPTION: one "ok - ..."/"not ok - ..." line, counted in
+# $pass, $fail
+# shellcheck source=SCRIPTDIR/../testing/markers/lib.sh
+. "$here/../testing/markers/lib.sh"
+
 # expect RC DESCRIPTION -- CMD...: run CMD, output in $tmp/out and $tmp/err
 expect() {
 	local want=$1 desc=$2 rc=0
@@ -33,11 +38,9 @@ expect() {
 	shift 3
 	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	if [ "$rc" -eq "$want" ]; then
-		pass=$((pass + 1))
-		echo "ok - $desc"
+		result OK "$desc"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $desc (exit $rc, expected $want)"
+		result FAIL "$desc (exit $rc, expected $want)"
 		sed 's/^/# /' "$tmp/err"
 	fi
 }
@@ -48,11 +51,9 @@ check() {
 
 	shift 2
 	if "$@"; then
-		pass=$((pass + 1))
-		echo "ok - $desc"
+		result OK "$desc"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $desc"
+		result FAIL "$desc"
 		sed 's/^/# out: /' "$tmp/out"
 		sed 's/^/# err: /' "$tmp/err"
 	fi
@@ -325,8 +326,7 @@ if [ ! -e /sys/kernel/debug/markers ]; then
 	check "markerctl: the real registry is missing" -- \
 		grep -q 'the registry is not loaded' "$tmp/err"
 else
-	fail=$((fail + 1))
-	echo "not ok - markerctl ignores MARKERS_DEBUGFS (a registry is loaded on this machine)"
+	result FAIL "markerctl ignores MARKERS_DEBUGFS (a registry is loaded on this machine)"
 fi
 
 echo "$pass passed, $fail failed"

@@ -11,7 +11,8 @@
 # shellcheck disable=SC2317 # the tests are called by name
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
-# fail MSG: why a test failed, as a diagnostic line; returns 1
+# fail MSG: why a test failed, as a diagnostic line; returns 1; site, col
+# and colnum: the listing, $LIST
 # shellcheck source=SCRIPTDIR/lib.sh
 . ./lib.sh
 
@@ -20,23 +21,6 @@ LIST=$DBG/markers/list
 TRACING=/sys/kernel/tracing
 
 echo 1 >/proc/sys/kernel/printk
-
-# colnum NAME: the number of the listing's field under NAME in its header
-colnum() {
-	head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
-		cut -d: -f1
-}
-
-# col NAME LINE: the field of LINE under NAME in the listing's header
-col() {
-	echo "$2" | awk -v n="$(colnum "$1")" '{ print $n }'
-}
-
-# site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
-# vmlinux)
-site() {
-	grep "^$1 $2 " "$LIST"
-}
 
 value_lines() {
 	dmesg | grep -c 'value is 1'

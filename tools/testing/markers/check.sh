@@ -33,7 +33,8 @@ modes=${MODES:-near-zero portable}
 pass=0
 fail=0
 
-# result OK|FAIL DESCRIPTION: counted in $pass, $fail
+# result OK|FAIL DESCRIPTION: counted in $pass, $fail; guest_results: the
+# results of a vm.sh boot
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$here/lib.sh"
 
@@ -156,18 +157,7 @@ guest() {
 
 	KDIR=$kdir "$here/vm.sh" --hostfs --log "$log" --payload "$payload" \
 		${7:+--qemu-args "$7"} 2>"$log.vm" || vm_rc=$?
-	while read -r line; do
-		case "$line" in
-		"ok "*)		result OK "$k: ${line#ok [0-9]* }" ;;
-		"not ok "*)	result FAIL "$k: ${line#not ok [0-9]* }" ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+ ' "$log" || true)
-	if [ "$vm_rc" -eq 0 ]; then
-		result OK "$k: $mode: $what"
-	else
-		sed 's/^/# /' "$log.vm"
-		result FAIL "$k: $mode: $what (see $log)"
-	fi
+	guest_results "$k: " "$log" "$vm_rc" "$log.vm" "$k: $mode: $what"
 }
 
 # check_kernel NAME KDIR: the whole flow, in each mode, for one kernel

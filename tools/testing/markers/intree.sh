@@ -63,11 +63,13 @@ pass=0
 fail=0
 timings=()
 
-# result OK|FAIL DESCRIPTION: counted in $pass, $fail
+# result OK|FAIL DESCRIPTION: counted in $pass, $fail; guest_results: the
+# results of a vm.sh boot
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$here/lib.sh"
 
-# check DESCRIPTION COMMAND...: one result line for COMMAND's status
+# check DESCRIPTION COMMAND...: one result line for COMMAND's status, and the
+# status (so that "check ... || return 1" stops a stage)
 check() {
 	local desc=$1
 
@@ -76,6 +78,7 @@ check() {
 		result OK "$desc"
 	else
 		result FAIL "$desc"
+		return 1
 	fi
 }
 
@@ -92,16 +95,20 @@ stage() {
 	echo "# $1: $(mmss $((SECONDS - t0)))"
 }
 
-# tap_results PREFIX LOG: one result per KTAP "ok N"/"not ok N" line of LOG
-tap_results() {
-	local line
+# w1_build DESCRIPTION LOG COMMAND...: one result for a build, COMMAND's
+# output in LOG: OK if it succeeded without a warning or an error, else LOG
+# printed first and a nonzero return
+w1_build() {
+	local desc=$1 log=$2
 
-	while read -r line; do
-		case "$line" in
-		"ok "*)		result OK "$1${line#ok [0-9]* }" ;;
-		"not ok "*)	result FAIL "$1${line#not ok [0-9]* }" ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+ ' "$2" || true)
+	shift 2
+	if "$@" >"$log" 2>&1 && ! grep -E 'warning:|error:' "$log"; then
+		result OK "$desc"
+	else
+		cat "$log"
+		result FAIL "$desc"
+		return 1
+	fi
 }
 
 # fragment_holds FRAGMENT CONFIG: every option of FRAGMENT is so in CONFIG
@@ -251,14 +258,9 @@ stage_kunit() {
 		result OK "kunit: kernel log clean (lockdep, might_sleep, WARN)"
 	fi
 	# The tree's own objects, again with W=1 (kunit.py builds without).
-	if make -C "$src" O="$kunit_o" -s W=1 kernel/markers/ samples/markers/ \
-		>"$out/kunit-w1.build" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$out/kunit-w1.build"; then
-		result OK "kunit: in-tree build (CONFIG_MARKERS=y), W=1 without warnings"
-	else
-		cat "$out/kunit-w1.build"
-		result FAIL "kunit: in-tree build (CONFIG_MARKERS=y), W=1 without warnings"
-	fi
+	w1_build "kunit: in-tree build (CONFIG_MARKERS=y), W=1 without warnings" \
+		"$out/kunit-w1.build" \
+		make -C "$src" O="$kunit_o" -s W=1 kernel/markers/ samples/markers/
 }
 
 # -- CONFIG_MARKERS=y in the rig ----------------------------------------------
@@ -276,15 +278,10 @@ stage_builtin() {
 	mkdir -p "$payload"
 	# the test modules, out of tree against the same kernel
 	shadow "$mods" tools/testing/markers
-	if make -C "$kunit_o" M="$mods/tools/testing/markers" -s W=1 modules \
-		>"$out/builtin-mods.build" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$out/builtin-mods.build"; then
-		result OK "builtin: test modules built against it, W=1 without warnings"
-	else
-		cat "$out/builtin-mods.build"
-		result FAIL "builtin: test modules built against it, W=1 without warnings"
+	w1_build "builtin: test modules built against it, W=1 without warnings" \
+		"$out/builtin-mods.build" \
+		make -C "$kunit_o" M="$mods/tools/testing/markers" -s W=1 modules ||
 		return 1
-	fi
 	cp "$kunit_o/samples/markers/probe_example.ko" \
 		"$mods"/tools/testing/markers/*.ko "$payload/"
 	cp "$here/builtin-guest.sh" "$payload/run-tests.sh"
@@ -292,13 +289,8 @@ stage_builtin() {
 		--append "kunit.enable=0 panic_print=0x20" --timeout 900 \
 		--log "$out/builtin.log" --payload "$payload" \
 		2>"$out/builtin.vm" || vm_rc=$?
-	tap_results "" "$out/builtin.log"
-	if [ "$vm_rc" -eq 0 ]; then
-		result OK "builtin: guest log clean, checks complete"
-	else
-		sed 's/^/# /' "$out/builtin.vm"
-		result FAIL "builtin: guest log clean, checks complete (see $out/builtin.log)"
-	fi
+	guest_results "" "$out/builtin.log" "$vm_rc" "$out/builtin.vm" \
+		"builtin: guest log clean, checks complete"
 }
 
 # -- The debug kernel -------------------------------------------------------
@@ -324,27 +316,17 @@ stage_debug() {
 		result FAIL "debug: kernel and in-tree marker.ko (CONFIG_MARKERS=m) built"
 		return 1
 	fi
-	if make -C "$src" O="$debug_o" -s W=1 kernel/markers/ \
-		>"$out/debug-w1.build" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$out/debug-w1.build"; then
-		result OK "debug: in-tree marker.ko, W=1 without warnings"
-	else
-		cat "$out/debug-w1.build"
-		result FAIL "debug: in-tree marker.ko, W=1 without warnings"
-	fi
+	w1_build "debug: in-tree marker.ko, W=1 without warnings" \
+		"$out/debug-w1.build" \
+		make -C "$src" O="$debug_o" -s W=1 kernel/markers/
 
 	# The integration suite's payload, as check.sh makes it, built against
 	# the debug tree.
 	shadow "$mods" Kbuild include kernel loader samples tools/testing/markers
-	if make -C "$debug_o" M="$mods" -s W=1 MARKERS_MODE=near-zero modules \
-		>"$out/debug-mods.build" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$out/debug-mods.build"; then
-		result OK "debug: out-of-tree modules against it, W=1 without warnings"
-	else
-		cat "$out/debug-mods.build"
-		result FAIL "debug: out-of-tree modules against it, W=1 without warnings"
+	w1_build "debug: out-of-tree modules against it, W=1 without warnings" \
+		"$out/debug-mods.build" \
+		make -C "$debug_o" M="$mods" -s W=1 MARKERS_MODE=near-zero modules ||
 		return 1
-	fi
 	rm -rf "$payload"
 	mkdir -p "$payload"
 	find "$mods" -name '*.ko' -exec cp {} "$payload/" \;
@@ -385,13 +367,8 @@ stage_debug() {
 		--timeout "$timeout" \
 		--log "$out/debug.log" --payload "$payload" \
 		2>"$out/debug.vm" || vm_rc=$?
-	tap_results "debug: " "$out/debug.log"
-	if [ "$vm_rc" -eq 0 ]; then
-		result OK "debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete"
-	else
-		sed 's/^/# /' "$out/debug.vm"
-		result FAIL "debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete (see $out/debug.log)"
-	fi
+	guest_results "debug: " "$out/debug.log" "$vm_rc" "$out/debug.vm" \
+		"debug: guest log clean (no lockdep, KASAN, kmemleak, WARN), suite complete"
 }
 
 # -- DKMS and make install ----------------------------------------------------

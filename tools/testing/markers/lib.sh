@@ -17,9 +17,29 @@ fail() {
 	return 1
 }
 
+# The registry's listing, $LIST (markers/list) in the guest scripts that
+# set it: run-tests.sh, its tests-*.sh and builtin-guest.sh.
+
+# site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
+# vmlinux)
+site() {
+	grep "^$1 $2 " "$LIST"
+}
+
+# colnum NAME: the number of the listing's field under NAME in its header
+colnum() {
+	head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
+		cut -d: -f1
+}
+
+# col NAME LINE...: the field under NAME of each listing line in LINE
+col() {
+	echo "$2" | awk -v n="$(colnum "$1")" '{ print $n }'
+}
+
 # result OK|FAIL DESCRIPTION: one host result line, "ok - DESCRIPTION" or
 # "not ok - DESCRIPTION", counted in the caller's $pass or $fail. For
-# check.sh and intree.sh.
+# check.sh, intree.sh and tools/markerctl/selftest.sh.
 result() {
 	if [ "$1" = OK ]; then
 		pass=$((pass + 1))
@@ -27,5 +47,27 @@ result() {
 	else
 		fail=$((fail + 1))
 		echo "not ok - $2"
+	fi
+}
+
+# guest_results PREFIX LOG VM_RC VM_ERR DESCRIPTION: the results of a boot
+# of vm.sh whose console is in LOG: one per KTAP "ok N"/"not ok N" line of
+# LOG, PREFIX before its description, then DESCRIPTION's own: OK if vm.sh
+# exited VM_RC 0, else its verdict (VM_ERR, its stderr) as comments first.
+# For check.sh and intree.sh.
+guest_results() {
+	while read -r tap_line; do
+		case "$tap_line" in
+		"ok "*)		result OK "$1${tap_line#ok [0-9]* }" ;;
+		"not ok "*)	result FAIL "$1${tap_line#not ok [0-9]* }" ;;
+		esac
+	done <<EOF
+$(grep -E '^(not )?ok [0-9]+ ' "$2" || true)
+EOF
+	if [ "$3" -eq 0 ]; then
+		result OK "$5"
+	else
+		sed 's/^/# /' "$4"
+		result FAIL "$5 (see $2)"
 	fi
 }

@@ -14,6 +14,9 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
+#include <linux/seq_file.h>
+
+#include "marker_test_util.h"
 
 static atomic_t ran_a = ATOMIC_INIT(0);
 static atomic_t ran_b = ATOMIC_INIT(0);
@@ -39,47 +42,27 @@ static noinline void check_b(int i)
 	});
 }
 
-static ssize_t run_write(struct file *file, const char __user *ubuf,
-			 size_t count, loff_t *ppos)
+static int run(unsigned int i)
 {
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
-	if (ret)
-		return ret;
-	for (i = 1; i <= n; i++) {
-		check_a();
-		check_b(i);
-	}
-	return count;
+	check_a();
+	check_b(i);
+	return 0;
 }
 
-static const struct file_operations run_fops = {
-	.write = run_write,
-};
-
-static ssize_t ran_read(struct file *file, char __user *ubuf, size_t count,
-			loff_t *ppos)
+static int ran_show(struct seq_file *m, void *v)
 {
-	char buf[48];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%d %d %d\n", atomic_read(&ran_a),
-			atomic_read(&ran_b), READ_ONCE(all_preemptible));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	seq_printf(m, "%d %d %d\n", atomic_read(&ran_a), atomic_read(&ran_b),
+		   READ_ONCE(all_preemptible));
+	return 0;
 }
-
-static const struct file_operations ran_fops = {
-	.read = ran_read,
-};
+DEFINE_SHOW_ATTRIBUTE(ran);
 
 static struct dentry *dir;
 
 static int __init marker_test_check_init(void)
 {
 	dir = debugfs_create_dir("marker_test_check", NULL);
-	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
+	marker_test_create_fire("run", dir, run);
 	debugfs_create_file("ran", 0400, dir, NULL, &ran_fops);
 	return 0;
 }

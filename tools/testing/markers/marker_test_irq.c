@@ -37,6 +37,8 @@
 #include <linux/seq_file.h>
 #include <linux/timer.h>
 
+#include "marker_test_util.h"
+
 #define MTIRQ_NAME	"mtirq"
 #define MTIRQ_TIMEOUT	(5 * HZ)
 
@@ -106,41 +108,28 @@ static int wait_run(void)
 	return -ETIMEDOUT;
 }
 
-static ssize_t fire_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
+/* One run of each context, each passing @i */
+static int fire(unsigned int i)
 {
-	unsigned int n, i;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	arg = i;
+	reinit_completion(&done);
+	irq_work_queue(&hard_work);
+	ret = wait_run();
 	if (ret)
 		return ret;
-	for (i = 1; i <= n; i++) {
-		arg = i;
-		reinit_completion(&done);
-		irq_work_queue(&hard_work);
-		ret = wait_run();
-		if (ret)
-			return ret;
 
-		reinit_completion(&done);
-		irq_work_queue(&raise_work);
-		ret = wait_run();
-		if (ret)
-			return ret;
+	reinit_completion(&done);
+	irq_work_queue(&raise_work);
+	ret = wait_run();
+	if (ret)
+		return ret;
 
-		reinit_completion(&done);
-		mod_timer(&soft_timer, jiffies);
-		ret = wait_run();
-		if (ret)
-			return ret;
-	}
-	return count;
+	reinit_completion(&done);
+	mod_timer(&soft_timer, jiffies);
+	return wait_run();
 }
-
-static const struct file_operations fire_fops = {
-	.write = fire_write,
-};
 
 static int runs_show(struct seq_file *m, void *v)
 {
@@ -173,7 +162,7 @@ static int __init marker_test_irq_init(void)
 		goto err_desc;
 
 	dir = debugfs_create_dir("marker_test_irq", NULL);
-	debugfs_create_file("fire", 0200, dir, NULL, &fire_fops);
+	marker_test_create_fire("fire", dir, fire);
 	debugfs_create_atomic_t("bad", 0400, dir, &bad);
 	debugfs_create_file("runs", 0400, dir, NULL, &runs_fops);
 	return 0;

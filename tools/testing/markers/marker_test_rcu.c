@@ -16,13 +16,15 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 
-static noinline notrace void fire_unwatched(bool unwatched)
+#include "marker_test_util.h"
+
+static noinline notrace int fire_unwatched(bool unwatched)
 {
 	unsigned long flags;
 
 	if (!unwatched) {
 		MARK(test_unwatched, "%d", 0);
-		return;
+		return 0;
 	}
 	/*
 	 * ct_idle_enter() wants interrupts off, as the idle loop has them,
@@ -33,31 +35,15 @@ static noinline notrace void fire_unwatched(bool unwatched)
 	MARK(test_unwatched, "%d", 1);
 	ct_idle_exit();
 	local_irq_restore(flags);
+	return 0;
 }
-
-static ssize_t fire_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
-{
-	bool unwatched;
-	int ret;
-
-	ret = kstrtobool_from_user(ubuf, count, &unwatched);
-	if (ret)
-		return ret;
-	fire_unwatched(unwatched);
-	return count;
-}
-
-static const struct file_operations fire_fops = {
-	.write = fire_write,
-};
 
 static struct dentry *dir;
 
 static int __init marker_test_rcu_init(void)
 {
 	dir = debugfs_create_dir("marker_test_rcu", NULL);
-	debugfs_create_file("fire", 0200, dir, NULL, &fire_fops);
+	marker_test_create_bool("fire", dir, fire_unwatched);
 	return 0;
 }
 

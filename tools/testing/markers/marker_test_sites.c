@@ -17,6 +17,8 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 
+#include "marker_test_util.h"
+
 static int test_cookie = 0x5a5a5a5a;
 
 static noinline void fire_types(int i)
@@ -62,29 +64,16 @@ static noinline void fire_tamper(int i)
 	MARK(test_tamper, "%d", i);
 }
 
-static ssize_t fire_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
+static int fire(unsigned int i)
 {
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
-	if (ret)
-		return ret;
-	for (i = 1; i <= n; i++) {
-		fire_types(i);
-		fire_named(i);
-		fire_noargs();
-		fire_multi(i);
-		fire_tamper(i);
-		fire_scalars(i);
-	}
-	return count;
+	fire_types(i);
+	fire_named(i);
+	fire_noargs();
+	fire_multi(i);
+	fire_tamper(i);
+	fire_scalars(i);
+	return 0;
 }
-
-static const struct file_operations fire_fops = {
-	.write = fire_write,
-};
 
 static struct task_struct *spinner;
 
@@ -104,15 +93,10 @@ static int spin_fn(void *unused)
 	return 0;
 }
 
-static ssize_t spin_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
+static int spin(bool on)
 {
-	bool on;
 	int ret;
 
-	ret = kstrtobool_from_user(ubuf, count, &on);
-	if (ret)
-		return ret;
 	if (on && !spinner) {
 		spinner = kthread_create(spin_fn, NULL, "marker_spin");
 		if (IS_ERR(spinner)) {
@@ -126,12 +110,8 @@ static ssize_t spin_write(struct file *file, const char __user *ubuf,
 		kthread_stop(spinner);
 		spinner = NULL;
 	}
-	return count;
+	return 0;
 }
-
-static const struct file_operations spin_fops = {
-	.write = spin_write,
-};
 
 /* Find our own test_tamper site, as any code with our symbols could. */
 static struct marker_site *tamper_site(void)
@@ -150,16 +130,10 @@ static struct marker_site *tamper_site(void)
 	return site;
 }
 
-static ssize_t tamper_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
+static int tamper(bool on)
 {
 	struct marker_site *site = tamper_site();
-	bool on;
-	int ret;
 
-	ret = kstrtobool_from_user(ubuf, count, &on);
-	if (ret)
-		return ret;
 	if (!site)
 		return -ENOENT;
 	if (site->mode == MARKER_MODE_NEARZERO) {
@@ -170,21 +144,17 @@ static ssize_t tamper_write(struct file *file, const char __user *ubuf,
 	} else {
 		WRITE_ONCE(site->jump, on ? MARKER_JUMP_CALL : MARKER_JUMP_OVER);
 	}
-	return count;
+	return 0;
 }
-
-static const struct file_operations tamper_fops = {
-	.write = tamper_write,
-};
 
 static struct dentry *dir;
 
 static int __init marker_test_sites_init(void)
 {
 	dir = debugfs_create_dir("marker_test_sites", NULL);
-	debugfs_create_file("fire", 0200, dir, NULL, &fire_fops);
-	debugfs_create_file("spin", 0200, dir, NULL, &spin_fops);
-	debugfs_create_file("tamper", 0200, dir, NULL, &tamper_fops);
+	marker_test_create_fire("fire", dir, fire);
+	marker_test_create_bool("spin", dir, spin);
+	marker_test_create_bool("tamper", dir, tamper);
 	return 0;
 }
 

@@ -11,7 +11,8 @@
 
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
-# fail MSG: why a test failed, as a diagnostic line; returns 1
+# fail MSG: why a test failed, as a diagnostic line; returns 1; site, col
+# and colnum: the listing, $LIST
 # shellcheck source=SCRIPTDIR/lib.sh
 . ./lib.sh
 
@@ -25,22 +26,6 @@ TRACING=/sys/kernel/tracing
 # Keep the console for TAP lines; the kernel log is printed at the end,
 # where vm.sh looks for warnings and oopses.
 echo 4 >/proc/sys/kernel/printk
-
-# site NAME MODULE: the listing lines of NAME's sites in MODULE
-site() {
-	grep "^$1 $2 " "$LIST"
-}
-
-# colnum NAME: the number of the listing's field under NAME in its header
-colnum() {
-	head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
-		cut -d: -f1
-}
-
-# col NAME LINE...: the field under NAME of each listing line in LINE
-col() {
-	echo "$2" | awk -v n="$(colnum "$1")" '{ print $n }'
-}
 
 # consumer_hits MARKER FUNCTION: the hits of the consumer of MARKER (a
 # name or a pattern) whose function is FUNCTION, from the probes file
@@ -160,28 +145,29 @@ t_probe_example_prints() {
 	[ "$(refcnt marker)" = "$ref" ] || fail "marker refcnt $(refcnt marker), was $ref"
 }
 
-t_typed_probe_exact_values() {
-	insmod marker_test_probe.ko probe=types || return 1
-	fire 100
-	h=$(hits) b=$(bad)
+# probe_counts PROBE N: "hits H bad B" of marker_test_probe.ko probe=PROBE
+# over N fires of marker_test_sites, loaded for them
+probe_counts() {
+	insmod marker_test_probe.ko probe="$1" || return 1
+	fire "$2"
+	counts="hits $(hits) bad $(bad)"
 	rmmod marker_test_probe
-	[ "$h" = 100 ] && [ "$b" = 0 ] || fail "hits $h bad $b"
+	echo "$counts"
+}
+
+t_typed_probe_exact_values() {
+	hb=$(probe_counts types 100) || return 1
+	[ "$hb" = "hits 100 bad 0" ] || fail "$hb"
 }
 
 t_generic_probe_exact_values() {
-	insmod marker_test_probe.ko probe=generic || return 1
-	fire 50
-	h=$(hits) b=$(bad)
-	rmmod marker_test_probe
-	[ "$h" = 50 ] && [ "$b" = 0 ] || fail "hits $h bad $b"
+	hb=$(probe_counts generic 50) || return 1
+	[ "$hb" = "hits 50 bad 0" ] || fail "$hb"
 }
 
 t_marker_without_arguments() {
-	insmod marker_test_probe.ko probe=noargs || return 1
-	fire 7
-	h=$(hits)
-	rmmod marker_test_probe
-	[ "$h" = 7 ] || fail "hits $h"
+	hb=$(probe_counts noargs 7) || return 1
+	[ "${hb% bad *}" = "hits 7" ] || fail "$hb"
 }
 
 t_all_sites_of_a_name_arm_together() {
@@ -252,14 +238,21 @@ t_site_not_at_defaults_refused() {
 	[ "$h" = 3 ] || fail "hits after untampering: $h"
 }
 
-t_pending_probe_armed_on_arrival() {
-	rmmod marker_test_sites || return 1
-	insmod marker_test_probe.ko probe=types || return 1
-	grep -q '^test_types probe_types marker_test_probe iIcHlQps typed 0 0$' "$PROBES" ||
+# pending_then_armed HITS: marker_test_sites.ko being unloaded, the probe
+# probe=types is pending in the probes file, its count HITS, and loading
+# marker_test_sites.ko again arms test_types
+pending_then_armed() {
+	grep -q "^test_types probe_types marker_test_probe iIcHlQps typed 0 $1\$" "$PROBES" ||
 		fail "not pending: $(cat "$PROBES")" || return 1
 	insmod marker_test_sites.ko || return 1
 	[ "$(state test_types marker_test_sites)" = armed ] ||
-		fail "$(site test_types marker_test_sites)" || return 1
+		fail "not armed: $(site test_types marker_test_sites)"
+}
+
+t_pending_probe_armed_on_arrival() {
+	rmmod marker_test_sites || return 1
+	insmod marker_test_probe.ko probe=types || return 1
+	pending_then_armed 0 || return 1
 	fire 5
 	[ "$(hits)" = 5 ] && [ "$(bad)" = 0 ] || fail "hits $(hits) bad $(bad)"
 }
@@ -280,11 +273,7 @@ t_pending_mismatch_reported_on_arrival() {
 # before) across its marker's module going and coming back.
 t_marker_module_leaves_while_armed() {
 	rmmod marker_test_sites || return 1
-	grep -q '^test_types probe_types marker_test_probe iIcHlQps typed 0 5$' "$PROBES" ||
-		fail "probe not kept pending: $(cat "$PROBES")" || return 1
-	insmod marker_test_sites.ko || return 1
-	[ "$(state test_types marker_test_sites)" = armed ] ||
-		fail "not armed again" || return 1
+	pending_then_armed 5 || return 1
 	fire 4
 	h=$(hits)
 	c=$(consumer_hits test_types probe_types)
@@ -494,7 +483,7 @@ t_control_all_types_and_stack() {
 	# %d %u %hhd %hu %ld %llu %p %s of i=2
 	grep -qE ': test_types: 2 6 -2 1002 -200000 2199023255552 [0-9a-f]+ blah$' \
 		$INSTANCE/trace || fail "$(cat $INSTANCE/trace)" || return 1
-	grep -q ' => fire_write+' $INSTANCE/trace || fail "no stack frame" ||
+	grep -q ' => fire+' $INSTANCE/trace || fail "no stack frame" ||
 		return 1
 	[ "$(hits_of test_types marker_test_sites)" = 7 ] ||
 		fail "hits $(hits_of test_types marker_test_sites), expected 5 + 2"
@@ -684,10 +673,11 @@ t_registry_forced_unload() {
 # its own, gone with it. (Before, the count lived in the annotated module's
 # site and outlived the registry.)
 t_registry_reload_finds_sites() {
+	before=$(col hits "$(site test_types marker_test_sites)")
 	echo 'enable test_types count' >$DBG/markers/control || return 1
 	fire 3
 	echo 'disable test_types' >$DBG/markers/control || return 1
-	[ "$(col hits "$(site test_types marker_test_sites)")" = 3 ] ||
+	[ "$(col hits "$(site test_types marker_test_sites)")" = $((before + 3)) ] ||
 		fail "counted: $(site test_types marker_test_sites)" || return 1
 	rmmod marker || return 1
 	insmod marker.ko || return 1

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 
 #include "marker_test_inline.h"
+#include "marker_test_util.h"
 
 static noinline void inline_a1(int i)
 {
@@ -22,33 +23,20 @@ static noinline void inline_a2(int i)
 	MARK(test_inline, "%d", i + 1);
 }
 
-static ssize_t fire_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
+static int fire(unsigned int i)
 {
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
-	if (ret)
-		return ret;
-	for (i = 1; i <= n; i++) {
-		inline_a1(i);
-		inline_a2(i);
-		inline_b1(i);
-	}
-	return count;
+	inline_a1(i);
+	inline_a2(i);
+	inline_b1(i);
+	return 0;
 }
-
-static const struct file_operations fire_fops = {
-	.write = fire_write,
-};
 
 static struct dentry *dir;
 
 static int __init marker_test_inline_init(void)
 {
 	dir = debugfs_create_dir("marker_test_inline", NULL);
-	debugfs_create_file("fire", 0200, dir, NULL, &fire_fops);
+	marker_test_create_fire("fire", dir, fire);
 	return 0;
 }
 

@@ -89,32 +89,23 @@ t_fire_records_the_event() {
 
 # Each refusal is an errno, one log line and no change: not a name, no
 # site, the wrong number of arguments, a value not of its type or out of
-# its range, a pointer other than 0, a quote not closed.
+# its range, a pointer other than 0, a quote not closed. One a line:
+# CMD|ERRNO-TEXT|DMESG-TEXT, as control_refused takes them.
 t_fire_refuses_bad_arguments() {
-	control_refused 'fire test_*' 'Invalid argument' \
-		"fire: 'test_\\*' is not a marker's name" || return 1
-	control_refused 'fire nosuch 1' 'No such file' \
-		'fire nosuch: no site of it is loaded' || return 1
-	control_refused 'fire test_scalars 1 2 3 4' 'Invalid argument' \
-		'fire test_scalars: too few arguments, it takes 5: (bool, unsigned char, short, unsigned long, long long)' ||
-		return 1
-	control_refused 'fire test_scalars 1 2 3 4 5 6' 'Invalid argument' \
-		'fire test_scalars: too many arguments, it takes 5' || return 1
-	control_refused 'fire test_scalars maybe 2 3 4 5' 'Invalid argument' \
-		"fire test_scalars: argument 1, 'maybe', is no bool" || return 1
-	control_refused 'fire test_scalars 1 256 3 4 5' 'out of range' \
-		"fire test_scalars: argument 2, '256', is no unsigned char" ||
-		return 1
-	control_refused 'fire test_scalars 1 2 -32769 4 5' 'out of range' \
-		"fire test_scalars: argument 3, '-32769', is no short" || return 1
-	control_refused 'fire test_scalars 1 2 3 -4 5' 'Invalid argument' \
-		"fire test_scalars: argument 4, '-4', is no unsigned long" ||
-		return 1
-	control_refused 'fire test_types 1 2 3 4 5 6 0x1000 s' 'Invalid argument' \
-		"fire test_types: argument 7, '0x1000', is no void \\* that fire can pass: only 0" ||
-		return 1
-	control_refused 'fire test_types 1 2 3 4 5 6 0 "s' 'Invalid argument' \
-		'fire test_types: argument 8: a quote is not closed'
+	while IFS='|' read -r cmd errno why; do
+		control_refused "$cmd" "$errno" "$why" || return 1
+	done <<'EOF'
+fire test_*|Invalid argument|fire: 'test_\*' is not a marker's name
+fire nosuch 1|No such file|fire nosuch: no site of it is loaded
+fire test_scalars 1 2 3 4|Invalid argument|fire test_scalars: too few arguments, it takes 5: (bool, unsigned char, short, unsigned long, long long)
+fire test_scalars 1 2 3 4 5 6|Invalid argument|fire test_scalars: too many arguments, it takes 5
+fire test_scalars maybe 2 3 4 5|Invalid argument|fire test_scalars: argument 1, 'maybe', is no bool
+fire test_scalars 1 256 3 4 5|out of range|fire test_scalars: argument 2, '256', is no unsigned char
+fire test_scalars 1 2 -32769 4 5|out of range|fire test_scalars: argument 3, '-32769', is no short
+fire test_scalars 1 2 3 -4 5|Invalid argument|fire test_scalars: argument 4, '-4', is no unsigned long
+fire test_types 1 2 3 4 5 6 0x1000 s|Invalid argument|fire test_types: argument 7, '0x1000', is no void \* that fire can pass: only 0
+fire test_types 1 2 3 4 5 6 0 "s|Invalid argument|fire test_types: argument 8: a quote is not closed
+EOF
 }
 
 # markerctl fire quotes what needs it and says why the kernel refused;

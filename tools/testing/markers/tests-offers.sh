@@ -20,44 +20,38 @@ mark3_lines() {
 	dmesg | grep -c 'subsys_mark3: 7 blah3$'
 }
 
+# offer_is STATE MARK3-STATE REFCNT LINES: $OFFER is STATE (offered or
+# connected) in markers/offers, subsys_mark3 is MARK3-STATE,
+# probe_offer_example's refcnt is REFCNT, and after a run of subsys_mark3
+# (/proc/testmark) the probe's lines in the kernel log are LINES
+offer_is() {
+	[ "$(offer_state)" = "subsys_mark3 probe_offer_example $1" ] &&
+		[ "$(state subsys_mark3 marker_example)" = "$2" ] &&
+		[ "$(refcnt probe_offer_example)" = "$3" ] ||
+		fail "$1: $(offer_state), $(state subsys_mark3 marker_example), refcnt $(refcnt probe_offer_example)" ||
+		return 1
+	cat /proc/testmark 2>/dev/null
+	[ "$(mark3_lines)" = "$4" ] ||
+		fail "$1: $(mark3_lines) lines of the probe in the log, not $4"
+}
+
 # An offered probe is connected by name from the control file: it runs,
 # and the registry pins its module until it is disconnected, which waits
 # for a grace period and releases the module.
 t_offer_connect_pins_module() {
 	insmod probe_offer_example.ko || return 1
-	[ "$(offer_state)" = "subsys_mark3 probe_offer_example offered" ] ||
-		fail "offers: $(cat "$OFFERS")" || return 1
-	[ "$(state subsys_mark3 marker_example)" = disarmed ] &&
-		[ "$(refcnt probe_offer_example)" = 0 ] ||
-		fail "offering armed or pinned: $(refcnt probe_offer_example)" ||
-		return 1
 	n=$(mark3_lines)
-	cat /proc/testmark 2>/dev/null
-	[ "$(mark3_lines)" = "$n" ] || fail "an offered probe ran" || return 1
+	offer_is offered disarmed 0 "$n" || return 1
 
 	echo "connect $OFFER" >$DBG/markers/control || return 1
-	[ "$(offer_state)" = "subsys_mark3 probe_offer_example connected" ] &&
-		[ "$(state subsys_mark3 marker_example)" = armed ] &&
-		[ "$(refcnt probe_offer_example)" = 1 ] ||
-		fail "connected: $(offer_state), $(state subsys_mark3 marker_example), refcnt $(refcnt probe_offer_example)" ||
-		return 1
-	cat /proc/testmark 2>/dev/null
-	[ "$(mark3_lines)" = $((n + 1)) ] || fail "connected, did not run" ||
-		return 1
+	offer_is connected armed 1 $((n + 1)) || return 1
 	rmmod probe_offer_example 2>/dev/null &&
 		fail "rmmod of a connected probe's module" && return 1
 	refused "connect $OFFER" 'File exists' \
 		"probe $OFFER is already connected" || return 1
 
 	echo "disconnect $OFFER" >$DBG/markers/control || return 1
-	[ "$(offer_state)" = "subsys_mark3 probe_offer_example offered" ] &&
-		[ "$(state subsys_mark3 marker_example)" = disarmed ] &&
-		[ "$(refcnt probe_offer_example)" = 0 ] ||
-		fail "disconnected: $(offer_state), refcnt $(refcnt probe_offer_example)" ||
-		return 1
-	cat /proc/testmark 2>/dev/null
-	[ "$(mark3_lines)" = $((n + 1)) ] || fail "ran after disconnect" ||
-		return 1
+	offer_is offered disarmed 0 $((n + 1)) || return 1
 	rmmod probe_offer_example || return 1
 	[ "$(grep -vc '^#' "$OFFERS")" = 0 ] ||
 		fail "offers after rmmod: $(cat "$OFFERS")"
