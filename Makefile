@@ -135,8 +135,10 @@ stress: deps-check
 
 # Every fault injection test, each allocation of each module load failing
 # in turn, on the debug kernel; make check runs the control file's.
+# FAULTS="faults_arrival ...": only those (tools/testing/markers/tests-faults.sh).
+FAULTS ?= 1
 faults: deps-check
-	STAGES=debug MARKERS_FAULTS=1 tools/testing/markers/intree.sh
+	STAGES=debug MARKERS_FAULTS="$(FAULTS)" tools/testing/markers/intree.sh
 
 deps-check deps-demo deps-bench deps-style:
 	tools/testing/markers/deps.sh $(@:deps-%=%)

@@ -136,7 +136,7 @@ bool __marker_valid_name(const char *name);
 struct marker_rec *__marker_rec_find(const struct marker_site *site);
 struct marker_rec *__marker_rec_alloc(struct marker_site *site,
 				      struct module *mod);
-void __marker_sites_add(struct list_head *found);
+int __marker_sites_add(struct list_head *found);
 void __marker_rec_forget(struct marker_rec *rec);
 bool __marker_retry(void);
 struct marker_entry *__marker_entry_find(const char *name);

@@ -1101,8 +1101,7 @@ struct marker_rec *__marker_rec_find(const struct marker_site *site)
 
 /*
  * A record for @site of @mod (NULL: vmlinux), for __marker_sites_add();
- * NULL when the registry knows the site already, or has no memory for it
- * (said in one line: the site stays disarmed).
+ * NULL when the registry knows the site already, ERR_PTR(-ENOMEM).
  */
 struct marker_rec *__marker_rec_alloc(struct marker_site *site,
 				      struct module *mod)
@@ -1113,11 +1112,8 @@ struct marker_rec *__marker_rec_alloc(struct marker_site *site,
 	if (__marker_rec_find(site))
 		return NULL;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
-	if (!rec) {
-		pr_err("%s: no memory to track site %s, it stays disarmed\n",
-		       module_name(mod), site->name);
-		return NULL;
-	}
+	if (!rec)
+		return ERR_PTR(-ENOMEM);
 	rec->site = site;
 	rec->mod = mod;
 	INIT_LIST_HEAD(&rec->node);
@@ -1177,11 +1173,23 @@ static unsigned int __marker_module_syms(struct module *mod,
 	return n;
 }
 
+/* Free the records on @found, which __marker_sites_add() did not take. */
+static void __marker_recs_free(struct list_head *found)
+{
+	struct marker_rec *rec, *tmp;
+
+	list_for_each_entry_safe(rec, tmp, found, node) {
+		list_del(&rec->node);
+		kfree(rec);	/* never published */
+	}
+}
+
 /*
  * Claim the sites listed in @mod's symbol table that the registry does
- * not know yet: a record for each, linked on @found.
+ * not know yet: a record for each, linked on @found. Return: 0, or
+ * -ENOMEM with nothing claimed.
  */
-static void __marker_module_scan(struct module *mod, struct list_head *found)
+static int __marker_module_scan(struct module *mod, struct list_head *found)
 {
 	struct marker_site **sites = NULL;
 	unsigned int n, nr, max = 0, i;
@@ -1193,18 +1201,21 @@ static void __marker_module_scan(struct module *mod, struct list_head *found)
 		kvfree(sites);
 		max = n;
 		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
-		if (!sites) {
-			pr_err("%s: no memory to list its %u sites, they stay disarmed\n",
-			       mod->name, max);
-			return;
-		}
+		if (!sites)
+			return -ENOMEM;
 	}
 	for (i = 0; i < nr; i++) {
 		rec = __marker_rec_alloc(sites[i], mod);
+		if (IS_ERR(rec)) {
+			kvfree(sites);
+			__marker_recs_free(found);
+			return PTR_ERR(rec);
+		}
 		if (rec)
 			list_add_tail(&rec->node, found);
 	}
 	kvfree(sites);
+	return 0;
 }
 
 /*
@@ -1291,14 +1302,17 @@ static void marker_retry_fn(struct work_struct *work)
 
 /*
  * Learn the sites of the records on @found (__marker_rec_alloc()) and
- * connect the pending probes that fit.
+ * connect the pending probes that fit. Return: 0, or -ENOMEM when the
+ * entry of a site's name could not be allocated: the sites learnt are
+ * kept, that one is not.
  */
-void __marker_sites_add(struct list_head *found)
+int __marker_sites_add(struct list_head *found)
 {
 	struct marker_rec *rec, *tmp;
 	struct marker_probe *probe;
 	struct marker_entry *e;
 	bool again = false;
+	int ret = 0;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry_safe(rec, tmp, found, node) {
@@ -1307,8 +1321,7 @@ void __marker_sites_add(struct list_head *found)
 		list_del(&rec->node);
 		e = __marker_entry_get(site->name);
 		if (IS_ERR(e)) {
-			pr_err("%s: no memory to track site %s, it stays disarmed\n",
-			       module_name(rec->mod), site->name);
+			ret = PTR_ERR(e);
 			kfree(rec);	/* never published */
 			continue;
 		}
@@ -1327,17 +1340,26 @@ void __marker_sites_add(struct list_head *found)
 	}
 	if (again && !delayed_work_pending(&marker_retry_work))
 		__marker_retry_schedule(true);
+	return ret;
 }
 
-/* Learn the sites of @mod and connect the pending probes that fit. */
-static void __marker_module_add(struct module *mod)
+/*
+ * Learn the sites of @mod and connect the pending probes that fit.
+ * Return: 0, or -ENOMEM when some sites could not be learnt (none, or
+ * not all: see __marker_sites_add()).
+ */
+static int __marker_module_add(struct module *mod)
 {
 	LIST_HEAD(found);
+	int ret;
 
 	lockdep_assert_held(&marker_mutex);
-	__marker_module_scan(mod, &found);
-	__marker_sites_add(&found);
+	ret = __marker_module_scan(mod, &found);
+	if (ret)
+		return ret;
+	ret = __marker_sites_add(&found);
 	__marker_locs_add(mod);
+	return ret;
 }
 
 #ifndef MODULE
@@ -1350,11 +1372,12 @@ static void __marker_module_add(struct module *mod)
  * records have no module (module_name() says "kernel"), their jump entries
  * are vmlinux's, and they are never forgotten: vmlinux does not go away.
  */
-static void __marker_vmlinux_add(void)
+static int __marker_vmlinux_add(void)
 {
 	struct marker_site *site;
 	struct marker_rec *rec;
 	LIST_HEAD(found);
+	int ret = 0;
 
 	mutex_lock(&marker_mutex);
 	for (site = __start___markers; site < __stop___markers; site++) {
@@ -1364,16 +1387,26 @@ static void __marker_vmlinux_add(void)
 			break;
 		}
 		rec = __marker_rec_alloc(site, NULL);
+		if (IS_ERR(rec)) {
+			__marker_recs_free(&found);
+			ret = PTR_ERR(rec);
+			goto unlock;
+		}
 		if (rec)
 			list_add_tail(&rec->node, &found);
 	}
-	__marker_sites_add(&found);
+	ret = __marker_sites_add(&found);
 	__marker_locs_add_vmlinux();
+unlock:
 	mutex_unlock(&marker_mutex);
+	if (ret)
+		pr_err("vmlinux: no memory to track its markers\n");
+	return ret;
 }
 #else
-static inline void __marker_vmlinux_add(void)
+static inline int __marker_vmlinux_add(void)
 {
+	return 0;
 }
 #endif
 
@@ -1470,6 +1503,7 @@ static int __marker_module_notify(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
 	struct module *mod = data;
+	int ret = 0;
 
 	/* event_mutex, then marker_offer_mutex, then marker_mutex */
 	marker_events_lock();
@@ -1483,6 +1517,19 @@ static int __marker_module_notify(struct notifier_block *nb,
 	}
 	switch (action) {
 	case MODULE_STATE_COMING:
+		/*
+		 * A module whose sites cannot all be tracked is refused, as
+		 * the tracepoint core refuses one: armed, not at all, or
+		 * "retrying", never there and unknown. Its GOING call goes to
+		 * the notifiers that said yes, not to this one.
+		 */
+		ret = __marker_module_add(mod);
+		if (ret) {
+			pr_err("%s: no memory to track its markers: refusing the module\n",
+			       mod->name);
+			__marker_module_remove(mod);
+		}
+		break;
 	/*
 	 * Again when live, for a module that was coming while the registry
 	 * initialised: its COMING call preceded our notifier, and it joined
@@ -1490,7 +1537,9 @@ static int __marker_module_notify(struct notifier_block *nb,
 	 * Sites already known are skipped.
 	 */
 	case MODULE_STATE_LIVE:
-		__marker_module_add(mod);
+		if (__marker_module_add(mod))
+			pr_err("%s: no memory to track its markers, some stay disarmed\n",
+			       mod->name);
 		break;
 	case MODULE_STATE_GOING:
 		__marker_module_remove(mod);
@@ -1499,7 +1548,7 @@ static int __marker_module_notify(struct notifier_block *nb,
 	mutex_unlock(&marker_mutex);
 	marker_events_update();
 	marker_events_unlock();
-	return NOTIFY_OK;
+	return notifier_from_errno(ret);
 }
 
 /* After jump_label's notifier (priority 1) has taken the module's keys. */
@@ -1533,9 +1582,10 @@ static struct kset *__marker_module_kset(void)
 static int __marker_add_loaded_modules(void)
 {
 	struct kset *kset = __marker_module_kset();
+	unsigned int nr = 0, max = 0, i;
 	struct module **mods;
 	struct kobject *k;
-	unsigned int nr = 0, max = 0, i;
+	int ret = 0;
 
 	spin_lock(&kset->list_lock);
 	list_for_each_entry(k, &kset->list, entry)
@@ -1561,12 +1611,16 @@ static int __marker_add_loaded_modules(void)
 
 	for (i = 0; i < nr; i++) {
 		mutex_lock(&marker_mutex);
-		__marker_module_add(mods[i]);
+		if (__marker_module_add(mods[i])) {
+			pr_err("%s: no memory to track its markers\n",
+			       mods[i]->name);
+			ret = -ENOMEM;
+		}
 		mutex_unlock(&marker_mutex);
 		module_put(mods[i]);
 	}
 	kfree(mods);
-	return 0;
+	return ret;
 }
 
 /* -- Start and stop (marker_main.c) ------------------------------------------ */
@@ -1589,12 +1643,11 @@ int marker_registry_start(void)
 	if (ret)
 		return ret;
 	ret = __marker_add_loaded_modules();
-	if (ret) {
+	if (!ret)
+		ret = __marker_vmlinux_add();
+	if (ret)
 		marker_registry_stop();
-		return ret;
-	}
-	__marker_vmlinux_add();
-	return 0;
+	return ret;
 }
 
 /**

@@ -1146,7 +1146,7 @@ static void mkt_arrival_retried(struct kunit *test)
 
 	/* away from its defaults when it arrives */
 	rec = mkt_site_leave(sites[0]);
-	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rec);
 	mkt_tamper(sites[0], true);
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
 	mkt_site_arrive(rec);
@@ -1165,7 +1165,7 @@ static void mkt_arrival_retried(struct kunit *test)
 		KUNIT_FAIL(test, "no kprobe on should_failslab (CONFIG_KPROBES?)");
 	if (mkt_fail_ready()) {
 		rec = mkt_site_leave(sites[0]);
-		KUNIT_ASSERT_NOT_NULL(test, rec);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rec);
 		KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
 		mkt_fail_start(0, -1);
 		mkt_site_arrive(rec);

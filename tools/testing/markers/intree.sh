@@ -349,9 +349,14 @@ stage_debug() {
 		append="STRESS_CYCLES=$MARKERS_STRESS_CYCLES"
 		timeout=5400
 	fi
-	# make faults: every fault injection test (tests-faults.sh)
+	# make faults: every fault injection test (tests-faults.sh), or
+	# those MARKERS_FAULTS names (make faults FAULTS="faults_arrival")
 	if [ -n "${MARKERS_FAULTS:-}" ]; then
-		echo faults >"$payload/only"
+		if [ "$MARKERS_FAULTS" = 1 ]; then
+			echo faults >"$payload/only"
+		else
+			echo "$MARKERS_FAULTS" >"$payload/only"
+		fi
 		timeout=5400
 	fi
 	# the suite's third-party module, built against this kernel as
