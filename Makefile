@@ -70,7 +70,7 @@ markerctl:
 
 # make install: what a machine running KDIR's kernel needs. The modules go
 # to /lib/modules/<release>/updates/markers (release as the kernel reports
-# it, from KDIR's utsrelease.h); marker.h and Module.symvers go where probe
+# it, from KDIR's utsrelease.h); the headers and Module.symvers go where probe
 # modules built elsewhere find them (-I and KBUILD_EXTRA_SYMBOLS, see
 # Documentation/markers-intree.rst). For every installed kernel, use DKMS
 # (dkms.conf) instead.
@@ -80,12 +80,15 @@ PREFIX ?= /usr
 MODDIR = /lib/modules/$(KRELEASE)/updates/markers
 SRCDIR = $(PREFIX)/src/markers
 SHIPPED_MODULES = kernel/marker.ko loader/marker_loader.ko
+PUBLIC_HEADERS = include/linux/marker.h include/linux/marker-defs.h
+ARCH_INCLUDE = arch/x86/include
 
 install: modules
 	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(SRCDIR)/include/linux \
-		$(DESTDIR)$(SRCDIR)/$(KRELEASE)
+		$(DESTDIR)$(SRCDIR)/$(ARCH_INCLUDE)/asm $(DESTDIR)$(SRCDIR)/$(KRELEASE)
 	install -m 0644 $(SHIPPED_MODULES) $(DESTDIR)$(MODDIR)/
-	install -m 0644 include/linux/marker.h $(DESTDIR)$(SRCDIR)/include/linux/
+	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(SRCDIR)/include/linux/
+	install -m 0644 $(ARCH_INCLUDE)/asm/marker.h $(DESTDIR)$(SRCDIR)/$(ARCH_INCLUDE)/asm/
 	install -m 0644 Module.symvers $(DESTDIR)$(SRCDIR)/$(KRELEASE)/
 	install -m 0644 scripts/markers.kbuild $(DESTDIR)$(SRCDIR)/
 	if [ -x tools/markerctl/markerctl ]; then \

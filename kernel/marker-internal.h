@@ -144,7 +144,6 @@ unsigned long __marker_probe_hits(const struct marker_probe *probe);
 bool __marker_site_at_defaults(const struct marker_rec *rec);
 const char *__marker_site_state(const struct marker_rec *rec);
 int __marker_site_code(const struct marker_rec *rec, struct seq_file *m);
-int __marker_insn(const u8 *p, bool *nop);
 struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
 					 struct jump_entry **stop);
 

@@ -298,26 +298,6 @@ static void __marker_entry_put(struct marker_entry *e)
 
 /* -- Site state ------------------------------------------------------------- */
 
-/* Decode the instruction at a jump-label site: its length, and whether it is a NOP. */
-int __marker_insn(const u8 *p, bool *nop)
-{
-	static const u8 nop2[] = { BYTES_NOP2 }, nop5[] = { BYTES_NOP5 };
-
-	*nop = true;
-	if (!memcmp(p, nop2, sizeof(nop2)))
-		return sizeof(nop2);
-	if (!memcmp(p, nop5, sizeof(nop5)))
-		return sizeof(nop5);
-	*nop = false;
-	switch (p[0]) {
-	case 0xeb:			/* JMP rel8 */
-		return 2;
-	case 0xe9:			/* JMP rel32 */
-		return 5;
-	}
-	return 1;
-}
-
 /* The jump entries that may patch @site's code: its module's or vmlinux's. */
 struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
 					 struct jump_entry **stop)
@@ -357,7 +337,7 @@ int __marker_site_code(const struct marker_rec *rec, struct seq_file *m)
 		if (jump_entry_key(iter) != &site->key->key ||
 		    jump_entry_is_init(iter))
 			continue;
-		len = __marker_insn(code, &nop);
+		len = arch_marker_insn(code, &nop);
 		all_nops &= nop;
 		if (m) {
 			seq_puts(m, n ? "," : "");

@@ -286,7 +286,7 @@ void __marker_site_show_locs(const struct marker_rec *rec,
 			seq_puts(m, "?");
 			continue;
 		}
-		len = __marker_insn(code, &nop);
+		len = arch_marker_insn(code, &nop);
 		seq_printf(m, "%*phN", len, code);
 	}
 	if (!n)

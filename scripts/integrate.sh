@@ -10,6 +10,7 @@
 # the in-tree and out-of-tree forms build the same sources:
 #
 #   include/**                        -> <project>/include/** (linux/marker.h)
+#   arch/x86/include/asm/marker.h     -> <project>/arch/x86/include/asm/...
 #   kernel/markers/*.[ch], Kbuild     -> <project>/kernel/
 #   kernel/markers/Kconfig.marker     -> <project>/Kconfig.marker
 #   samples/markers/*.[ch], Kbuild    -> <project>/samples/markers/
@@ -63,11 +64,11 @@ link_dir() {
 	done
 }
 
-# The headers, wherever they are under include/ (linux/marker.h, uapi/...).
-(cd "$project/include" && find . -type f -name '*.h') | while read -r h; do
-	h=${h#./}
-	mkdir -p "$tree/include/$(dirname "$h")"
-	ln -sfn "$project/include/$h" "$tree/include/$h"
+# The headers, wherever they are under include/ (linux/marker.h, uapi/...)
+# and arch/*/include/ (asm/marker.h), where the tree has them.
+(cd "$project" && find include arch -type f -name '*.h') | while read -r h; do
+	mkdir -p "$tree/$(dirname "$h")"
+	ln -sfn "$project/$h" "$tree/$h"
 done
 
 link_dir "$project/kernel" "$tree/kernel/markers" '*.c' '*.h' Kbuild

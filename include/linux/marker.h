@@ -85,19 +85,34 @@
 #ifndef _LINUX_MARKER_H
 #define _LINUX_MARKER_H
 
-#include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
-#include <linux/list.h>
+#include <linux/marker-defs.h>
 #include <linux/objtool.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
-#include <linux/static_call_types.h>
 #include <linux/stringify.h>
-#include <linux/types.h>
+
+/*
+ * COUNT_ARGS() and CONCATENATE(): <linux/args.h> from "kernel.h: split out
+ * COUNT_ARGS() and CONCATENATE() to args.h" (6.6), <linux/kernel.h>
+ * before it. The public header's only kernel-version branch (the others
+ * are in include/wrapper/, which only the registry includes); a feature
+ * test, so that a header installed alone needs nothing else.
+ */
+#if __has_include("linux/args.h")
+#include <linux/args.h>
+#else
+#include <linux/kernel.h>
+#endif
+
+/* The architecture's part: only x86_64 has one (the registry needs it). */
+#ifdef CONFIG_X86_64
+#include <asm/marker.h>
+#endif
 
 /*
  * Where the configuration comes from: in a kernel tree that carries the
@@ -114,219 +129,15 @@
 #error "(Documentation/markers-intree.rst); or define MARKERS_DISABLE to compile the markers away"
 #endif
 
-struct module;
-struct marker_pred;
-
-/*
- * Bumped whenever struct marker_site, or struct marker_funcs that the
- * site reads, changes layout.
- */
-#define MARKER_SITE_ABI		0x4d4b0006	/* "MK" v6: marker_funcs direct tag */
-
-enum marker_mode {
-	MARKER_MODE_NEARZERO	= 1,
-	MARKER_MODE_PORTABLE	= 2,
-};
-
-/*
- * enum marker_kind - what an armed site runs
- * @MARKER_KIND_CALL: MARK(): the probes connected to its name
- * @MARKER_KIND_INLINE: MARK_INLINE(): its own block of code; no probe is
- *	ever called, only the "inline" action arms it
- */
-enum marker_kind {
-	MARKER_KIND_CALL	= 0,
-	MARKER_KIND_INLINE	= 1,
-};
-
-/* Portable mode: what the site's jump target may hold. */
-#define MARKER_JUMP_OVER	0UL	/* default: jump over the call */
-#define MARKER_JUMP_CALL	1UL	/* armed: take the call */
-
-/*
- * enum marker_type - one character per argument in a signature string.
- * Derived from the argument's C type by MARK() and from the declared types
- * by MARKER_PROBE(); two signatures match when the strings are equal.
- */
-enum marker_type {
-	MARKER_TYPE_BOOL	= 'b',
-	MARKER_TYPE_CHAR	= 'c',
-	MARKER_TYPE_UCHAR	= 'C',
-	MARKER_TYPE_SHORT	= 'h',
-	MARKER_TYPE_USHORT	= 'H',
-	MARKER_TYPE_INT		= 'i',
-	MARKER_TYPE_UINT	= 'I',
-	MARKER_TYPE_LONG	= 'l',
-	MARKER_TYPE_ULONG	= 'L',
-	MARKER_TYPE_LLONG	= 'q',
-	MARKER_TYPE_ULLONG	= 'Q',
-	MARKER_TYPE_STRING	= 's',	/* char *, const char * */
-	MARKER_TYPE_PTR		= 'p',	/* any other pointer */
-};
-
-/* The most arguments one MARK() may pass. */
-#define MARKER_MAX_ARGS		10
-
-struct marker_site;
-
-/**
- * typedef marker_generic_fn - a probe that accepts any marker
- * @data: the probe's private data
- * @site: the site that fired; @site->sig gives the type of each argument
- * @args: the site's @site->nargs arguments, each converted to u64 (signed
- *	types sign-extended); nothing after the last
- */
-typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
-				  const u64 *args);
-
-/*
- * One connected probe, as the site sees it: the site counts each call in
- * @hits, the probe's own per-CPU count (struct marker_probe.hits).
- */
-struct marker_func {
-	void *func;
-	void *data;
-	unsigned long __percpu *hits;
-	bool generic;
-};
-
-/*
- * The probes a site calls. Published by the registry with
- * rcu_assign_pointer(), read by __MARKER_FIRE() under
- * preempt_disable_notrace(), freed after a grace period.
- *
- * The pointer the site holds is tagged MARKER_FUNCS_DIRECT when the
- * array has one typed probe and the site's trampoline targets it: the
- * armed path then tests one bit, and NULL only when it is clear.
- */
-struct marker_funcs {
-	struct rcu_head rcu;
-	unsigned int nr;
-	/* the registry's count of the site's hits, for its actions */
-	atomic_long_t *hits;
-	struct marker_func f[];
-};
-
-#define MARKER_FUNCS_DIRECT	1UL
-
-/* The array a site's pointer (tagged or not) points to. */
-static __always_inline struct marker_funcs *
-__marker_funcs_untag(struct marker_funcs *funcs)
-{
-	return (struct marker_funcs *)((unsigned long)funcs & ~MARKER_FUNCS_DIRECT);
-}
-
-/**
- * struct marker_site - what one MARK() compiles to (the site descriptor)
- * @abi: MARKER_SITE_ABI, checked by the registry before it trusts the rest
- * @mode: enum marker_mode
- * @kind: enum marker_kind
- * @nargs: number of arguments
- * @name: marker name; all sites of a name arm together
- * @format: printf format of the arguments
- * @sig: signature, one enum marker_type character per argument
- * @tramp: the site's direct-call trampoline, or NULL
- * @key: near-zero mode: the static key guarding the out-of-line call, shared
- *	by every site of @name in the module (NULL in portable mode)
- * @jump: portable mode: MARKER_JUMP_OVER (default) or MARKER_JUMP_CALL
- * @call: the static-call key that retargets @tramp
- * @funcs: the connected probes
- *
- * The constant part, written by MARK() at compile time, is const; the
- * rest is what the armed path reads, written by the registry under its
- * marker_mutex. What the registry knows about the site (its module, its
- * entry, whether arming waits for a retry, what its actions counted) is
- * the registry's own, in a record it allocates (struct marker_rec in
- * kernel/marker-internal.h): a site holds nothing of it, and a change of
- * it rebuilds no annotated module.
- */
-struct marker_site {
-	const u32 abi;
-	const u8 mode;
-	const u8 kind;
-	const u8 nargs;
-	const char *const name;
-	const char *const format;
-	const char *const sig;
-	void *const tramp;
-	struct static_key_false *const key;
-
-	unsigned long jump;
-	struct static_call_key call;
-	struct marker_funcs __rcu *funcs;
-};
-
-/**
- * struct marker_loc - one copy of a site's code (MARK() emits one per copy)
- * @site: the site descriptor; the copies of one MARK() that the compiler
- *	inlines into several callers in one file share it
- * @addr: the join point right after the copy's NOP (or compare and branch),
- *	where @ksym is
- * @ksym: the kprobe symbol at @addr, __mark_kprobe_<name>.<file>.<n>,
- *	unique within the module
- *
- * Constant, in section __markers_loc, named __marker_loc.<name>.<file>.<n>
- * in the module's symbol table; the registry only reads it.
- */
-struct marker_loc {
-	struct marker_site *site;
-	unsigned long addr;
-	const char *ksym;
-};
-
-/**
- * struct marker_probe - a probe, as its module declares it
- * @marker: name of the marker to connect to; for a generic probe, also a
- *	glob pattern (``*``, ``?``, ``[...]``) naming every marker it matches,
- *	loaded now or later
- * @sig: the signature the probe expects (ignored for generic probes)
- * @func: the probe function
- * @data: passed to @func as its first argument
- * @owner: the module @func lives in
- * @generic: @func is a marker_generic_fn
- * @filter: NULL, or a predicate on the marker's arguments that decides,
- *	before @func runs, whether it runs: ``arg1 > 3 && name == "eth*"``
- *	(see Documentation/markers-admin.rst, "Predicates"); set it before
- *	marker_probe_register(), which compiles it
- * @node: registry bookkeeping (under marker_mutex)
- * @hits: registry bookkeeping: the calls of @func by the sites, per CPU;
- *	allocated by marker_probe_register(), freed by unregister after its
- *	grace period (the sites' arrays point to it until then)
- * @pred: registry bookkeeping: @filter compiled, with the same lifetime as
- *	@hits
- * @registered: registry bookkeeping (under marker_mutex)
- *
- * Declare with MARKER_PROBE() or MARKER_PROBE_GENERIC(); the registry keeps
- * a pointer to it until marker_probe_unregister().
- */
-struct marker_probe {
-	const char *marker;
-	const char *sig;
-	void *func;
-	void *data;
-	struct module *owner;
-	bool generic;
-	const char *filter;
-	struct list_head node;
-	unsigned long __percpu *hits;
-	struct marker_pred *pred;
-	bool registered;
-};
-
 /* -- Argument plumbing, shared by MARK() and MARKER_PROBE() ------------- */
-
-#define __MARKER_CAT_(a, b)	a##b
-#define __MARKER_CAT(a, b)	__MARKER_CAT_(a, b)
-#define __MARKER_NARGS_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, n, ...) n
-#define __MARKER_NARGS(...) \
-	__MARKER_NARGS_(_, ##__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
 /*
  * __MARKER_MAP(m, a, b, ...) -> m(N, a) m(N - 1, b) ... m(1, z): the index
- * counts down; a list needs m to bring its own commas.
+ * counts down; a list needs m to bring its own commas. N is the kernel's
+ * COUNT_ARGS(), which counts to 12 at least, beyond MARKER_MAX_ARGS.
  */
 #define __MARKER_MAP(m, ...) \
-	__MARKER_CAT(__MARKER_MAP_, __MARKER_NARGS(__VA_ARGS__))(m, ##__VA_ARGS__)
+	CONCATENATE(__MARKER_MAP_, COUNT_ARGS(__VA_ARGS__))(m, ##__VA_ARGS__)
 #define __MARKER_MAP_0(m)
 #define __MARKER_MAP_1(m, a)		m(1, a)
 #define __MARKER_MAP_2(m, a, ...)	m(2, a) __MARKER_MAP_1(m, __VA_ARGS__)
@@ -469,41 +280,17 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 		     : : "i" (_marker_kprobe_anchor), "i" (site),		\
 			 "i" (sizeof(struct marker_loc)))
 
-#if defined(CONFIG_HAVE_STATIC_CALL) && defined(CONFIG_X86_64)
 /*
- * A static-call trampoline of the site's own, in the layout x86's
- * arch_static_call_transform() validates: a 5-byte JMP (to the return
- * thunk: "no probe"), then the 0f b9 cc signature. Retargeting it is the
- * 2006 "call target" update, done by text_poke_bp(). The name is not
- * __SCT__-prefixed, so objtool leaves the calls to it alone, and the
- * trampoline is exempted from stack validation because of the signature.
- *
- * It is only ever called directly, never through a pointer: the site
- * descriptor keeps its address for the registry to retarget it, so, as
- * the kernel's own static-call trampolines, it has no ENDBR and says so
- * to objtool (IBT kernels: "data relocation to !ENDBR" otherwise). The
- * kernel's ANNOTATE_NOENDBR writes the .discard.noendbr entry in the
- * format its objtool reads (6.1: .quad, 6.12: .long), so this header,
- * installed alone, needs no wrapper for it.
+ * A single typed probe is called through a static-call trampoline of the
+ * site's own, where the architecture writes one (ARCH_MARKER_TRAMP() in
+ * <asm/marker.h>); elsewhere through the pointer in the site's array.
  */
+#ifdef ARCH_MARKER_TRAMP
 #define __MARKER_TRAMP_DECL(id, tsym, ...)				\
 	extern void __marker_tramp_##id(void *__MARKER_MAP(		\
 		__MARKER_ARG_TYPEOF_C, ##__VA_ARGS__))			\
 		asm(tsym);						\
-	asm(".pushsection .static_call.text, \"ax\"\n"			\
-	    ".ifndef " tsym "\n"					\
-	    ".align 4\n"						\
-	    tsym ":\n"							\
-	    ANNOTATE_NOENDBR						\
-	    ".byte 0xe9; .long __x86_return_thunk - (. + 4)\n"		\
-	    ".byte 0x0f, 0xb9, 0xcc\n"					\
-	    ".type " tsym ", @function\n"				\
-	    ".size " tsym ", . - " tsym "\n"				\
-	    ".pushsection .discard.func_stack_frame_non_standard, \"aw\"\n" \
-	    ".quad " tsym "\n"						\
-	    ".popsection\n"						\
-	    ".endif\n"							\
-	    ".popsection\n")
+	ARCH_MARKER_TRAMP(tsym)
 #define __MARKER_TRAMP_ADDR(id)		((void *)__marker_tramp_##id)
 #define __MARKER_CALL_INIT		{ .func = NULL, { .type = 1 } }
 #define __MARKER_CALL_ONE(id, f, ...)	__marker_tramp_##id(__VA_ARGS__)
@@ -535,11 +322,11 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 #define __MARKER_U64_NAME_T(i, a)	__mu##i,
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline void __maybe_unused					\
-__MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
+CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
 	const struct marker_funcs *funcs, struct marker_site *site	\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
-	const u64 args[__MARKER_NARGS(__VA_ARGS__) ?: 1] = {		\
+	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {			\
 		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
 	};								\
 	const struct marker_func *f, *end = funcs->f + funcs->nr;	\
@@ -610,8 +397,8 @@ do {									\
 			__f->data __MARKER_MAP(				\
 				__MARKER_ARG_NAME_C, ##__VA_ARGS__));	\
 	} else if (__mf) {						\
-		__MARKER_CAT(__marker_call_all_,			\
-			     __MARKER_NARGS(__VA_ARGS__))(__mf, (site)	\
+		CONCATENATE(__marker_call_all_,				\
+			    COUNT_ARGS(__VA_ARGS__))(__mf, (site)		\
 			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__)); \
 	}								\
 	preempt_enable_notrace();					\
@@ -634,7 +421,7 @@ do {									\
 		.abi	= MARKER_SITE_ABI,				\
 		.mode	= __MARKER_MODE,				\
 		.kind	= MARKER_KIND_CALL,				\
-		.nargs	= __MARKER_NARGS(__VA_ARGS__),			\
+		.nargs	= COUNT_ARGS(__VA_ARGS__),			\
 		.name	= #_name,					\
 		.format	= _fmt,						\
 		.sig	= __marker_sig_##_name,				\
@@ -643,7 +430,7 @@ do {									\
 		.jump	= MARKER_JUMP_OVER,				\
 		.call	= __MARKER_CALL_INIT,				\
 	};								\
-	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
+	static_assert(COUNT_ARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
 	if (__MARKER_ARMED(_name, &__marker_site_##_name))		\
 		__MARKER_FIRE(&__marker_site_##_name, id, ##__VA_ARGS__); \
 	__MARKER_KPROBE_SYM(_name, &__marker_site_##_name);		\

@@ -39,7 +39,7 @@ module_init(t_init);
 MODULE_LICENSE("GPL");
 EOC
 	echo "obj-m += t.o" >"$dir/Kbuild"
-	echo "ccflags-y += -I$top/include $2" >>"$dir/Kbuild"
+	echo "ccflags-y += -I$top/include -I$top/arch/x86/include $2" >>"$dir/Kbuild"
 	make -C "$KDIR" M="$dir" modules >"$dir.log" 2>&1
 }
 

@@ -175,7 +175,9 @@ stage_tree() {
 		test "$(readlink "$src/kernel/markers/marker_core.c")" = \
 		"$top/kernel/marker_core.c" -a \
 		"$(readlink "$src/include/linux/marker.h")" = \
-		"$top/include/linux/marker.h"
+		"$top/include/linux/marker.h" -a \
+		"$(readlink "$src/arch/x86/include/asm/marker.h")" = \
+		"$top/arch/x86/include/asm/marker.h"
 }
 
 # -- KUnit ------------------------------------------------------------------
@@ -322,7 +324,7 @@ stage_debug() {
 
 	# The integration suite's payload, as check.sh makes it, built against
 	# the debug tree.
-	shadow "$mods" Kbuild include kernel loader samples tools/testing/markers
+	shadow "$mods" Kbuild arch include kernel loader samples tools/testing/markers
 	w1_build "debug: out-of-tree modules against it, W=1 without warnings" \
 		"$out/debug-mods.build" \
 		make -C "$debug_o" M="$mods" -s W=1 MARKERS_MODE=near-zero modules ||
@@ -443,7 +445,9 @@ stage_dkms() {
 	if make -C "$top" -s install DESTDIR="$tmp/root" KDIR="$hdr" \
 		>"$out/install.log" 2>&1 &&
 	   [ -f "$tmp/root/lib/modules/$kver/updates/markers/marker.ko" ] &&
-	   [ -f "$tmp/root/usr/src/markers/include/linux/marker.h" ]; then
+	   [ -f "$tmp/root/usr/src/markers/include/linux/marker.h" ] &&
+	   [ -f "$tmp/root/usr/src/markers/include/linux/marker-defs.h" ] &&
+	   [ -f "$tmp/root/usr/src/markers/arch/x86/include/asm/marker.h" ]; then
 		result OK "install: make install DESTDIR=... (modules for $kver, header)"
 	else
 		cat "$out/install.log"

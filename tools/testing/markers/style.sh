@@ -29,12 +29,13 @@ fi
 command -v shellcheck >/dev/null ||
 	{ echo "style.sh: no shellcheck (apt-get install shellcheck)" >&2; exit 1; }
 
-# marker.h generates code with the preprocessor, as tracepoint.h does:
-# checkpatch's heuristics for ordinary macros (a value in parentheses, an
-# argument used once, one statement) do not apply to its argument-list
-# machinery, nor the CamelCase warning to C11's _Generic, nor the externs
-# warning to the trampoline declared inside MARK(). Every other check
-# applies to it, and everything applies to every other file.
+# marker.h (and asm/marker.h, for its trampoline) generates code with
+# the preprocessor, as tracepoint.h does: checkpatch's heuristics for
+# ordinary macros (a value in parentheses, an argument used once, one
+# statement) do not apply to its argument-list machinery, nor the
+# CamelCase warning to C11's _Generic, nor the externs warning to the
+# trampoline declared inside MARK(). Every other check applies to them,
+# and everything applies to every other file.
 GENERATOR_IGNORES=COMPLEX_MACRO,MACRO_ARG_REUSE,CAMELCASE,AVOID_EXTERNS
 GENERATOR_IGNORES+=,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON
 # (and, from 6.12's checkpatch, an argument a selector macro drops)
@@ -48,11 +49,13 @@ checkpatch() {
 rc=0
 mapfile -t files < <(git ls-files -co --exclude-standard '*.c' '*.h' |
 		     grep -vx -e include/linux/marker.h \
+			  -e arch/x86/include/asm/marker.h \
 			  -e include/wrapper/kernel-version.h)
 checkpatch -f "${files[@]}" || rc=1
 # the one place that reads LINUX_VERSION_CODE (see its comment)
 checkpatch --ignore LINUX_VERSION_CODE -f include/wrapper/kernel-version.h || rc=1
-checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h || rc=1
+checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h \
+	arch/x86/include/asm/marker.h || rc=1
 
 # kernel-doc: the comments Documentation/markers.rst pulls in, and every
 # other /** comment of the registry, parsed as the kernel's documentation
@@ -61,7 +64,7 @@ checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h || rc=1
 # makes the warnings its exit status, and any other output (perl's own
 # warnings on a comment it misreads) fails too. -none: no document.
 mapfile -t kdoc_files < <(git ls-files -co --exclude-standard \
-	'kernel/*.c' 'kernel/*.h' include/linux/marker.h)
+	'kernel/*.c' 'kernel/*.h' 'include/linux/marker*.h' 'arch/*.h')
 if ! out=$("$ks_dir/scripts/kernel-doc" -none -Wall -Werror \
 	"${kdoc_files[@]}" 2>&1) || [ -n "$out" ]; then
 	printf '%s\n' "$out"

@@ -60,7 +60,7 @@ sdir=$out/scale-src
 mkdir -p "$sdir"
 cp "$here/marker_bench.h" "$sdir/"
 # -g0: the debug information of 10000 sites is 50 MB and minutes to build
-echo "ccflags-y += -I$top/include -DCONFIG_MARKERS_MODULE=1 -g0" >"$sdir/Kbuild"
+echo "ccflags-y += -I$top/include -I$top/arch/x86/include -DCONFIG_MARKERS_MODULE=1 -g0" >"$sdir/Kbuild"
 order=()
 gen() {	# MODULE SITES NAMES MODE PREFIX
 	"$here/gen-scale.sh" "$@" >"$sdir/$1.c"
@@ -85,7 +85,7 @@ for variant in off portable; do
 	mkdir -p "$vdir"
 	cp "$top/samples/markers/marker_example.c" "$here"/marker_bench*.[ch] "$vdir/"
 	{
-		echo "ccflags-y += -I$top/include"
+		echo "ccflags-y += -I$top/include -I$top/arch/x86/include"
 		echo "obj-m += marker_example.o"
 		if [ "$variant" = portable ]; then
 			echo "ccflags-y += -DCONFIG_MARKERS_MODULE=1 -DMARKERS_FORCE_PORTABLE"
