@@ -15,7 +15,7 @@ set -euo pipefail
 # Makefile's default KDIR).
 BUILD=(
 	make gcc binutils libc6-dev		# the build
-	libkmod-dev pkg-config			# markerctl
+	libkmod-dev libjson-c-dev pkg-config	# markerctl
 	linux-headers-amd64			# KDIR
 )
 # vm.sh: the guest kernel, QEMU, the busybox initramfs.
