@@ -24,6 +24,8 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/trace.h>
@@ -328,6 +330,116 @@ marker_generic_fn marker_action(const char *name)
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(marker_action);
+
+/*
+ * What marker_action_attach() allocates: the probe, then its pattern and
+ * its predicate, in one allocation.
+ */
+struct marker_attach {
+	struct marker_probe probe;
+	char strings[];
+};
+
+/**
+ * __marker_action_attach() - connect a function of the registry's to markers
+ * @pattern: a marker name or a glob pattern; copied
+ * @fn: a built-in action (marker_action()), or another generic probe
+ *	function of the registry's own (the trace events')
+ * @data: passed to @fn
+ * @filter: NULL, or a predicate on the markers' arguments (struct
+ *	marker_probe's @filter); copied
+ * @owner: the module attaching (marker_action_attach() passes the
+ *	caller's THIS_MODULE): the probes file names it, and the probe is
+ *	detached if it goes first
+ *
+ * The one way the control file, the loader and the trace events connect
+ * what the registry runs itself: a generic probe connected to the sites
+ * @pattern names, loaded now or later. The registry's module stays
+ * pinned until marker_action_detach(), as the probe's code is its own.
+ * Whether a site must be loaded already is the caller's rule (the control
+ * file has one: marker_pattern_has_sites()).
+ *
+ * Context: process context, may sleep (takes marker_mutex).
+ * Return: the probe, for marker_action_detach(); ERR_PTR(-ENODEV) while
+ * the registry's module is going away, ERR_PTR(-ENOMEM), or the error of
+ * marker_probe_register(), which logs why.
+ */
+struct marker_probe *__marker_action_attach(const char *pattern,
+					    marker_generic_fn fn, void *data,
+					    const char *filter,
+					    struct module *owner)
+{
+	size_t plen = strlen(pattern) + 1;
+	size_t flen = filter ? strlen(filter) + 1 : 0;
+	struct marker_attach *a;
+	int ret;
+
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-ENODEV);
+	a = kzalloc(struct_size(a, strings, plen + flen), GFP_KERNEL);
+	if (!a) {
+		ret = -ENOMEM;
+		goto put_module;
+	}
+	memcpy(a->strings, pattern, plen);
+	if (filter) {
+		memcpy(a->strings + plen, filter, flen);
+		a->probe.filter = a->strings + plen;
+	}
+	a->probe.marker = a->strings;
+	a->probe.func = fn;
+	a->probe.data = data;
+	a->probe.owner = owner;
+	a->probe.generic = true;
+	ret = marker_probe_register(&a->probe);
+	if (ret)
+		goto free_attach;
+	return &a->probe;
+
+free_attach:
+	kfree(a);
+put_module:
+	module_put(THIS_MODULE);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(__marker_action_attach);
+
+/**
+ * marker_action_detach_many() - disconnect attachments, one grace period
+ * @probes: probes that marker_action_attach() returned
+ * @nr: how many
+ *
+ * Disconnects them as marker_probe_unregister_many() does, so that no CPU
+ * runs any of them when it returns, frees them and unpins the registry's
+ * module once for each. Never fails.
+ *
+ * Context: process context, may sleep.
+ */
+void marker_action_detach_many(struct marker_probe **probes, unsigned int nr)
+{
+	unsigned int i;
+
+	marker_probe_unregister_many(probes, nr);	/* the grace period */
+	for (i = 0; i < nr; i++) {
+		kfree(container_of(probes[i], struct marker_attach, probe));
+		module_put(THIS_MODULE);
+	}
+}
+EXPORT_SYMBOL_GPL(marker_action_detach_many);
+
+/**
+ * marker_action_detach() - disconnect an attachment
+ * @probe: a probe that marker_action_attach() returned
+ *
+ * marker_action_detach_many() for one.
+ *
+ * Context: process context, may sleep.
+ */
+void marker_action_detach(struct marker_probe *probe)
+{
+	marker_action_detach_many(&probe, 1);
+}
+EXPORT_SYMBOL_GPL(marker_action_detach);
 
 /*
  * Does an ftrace instance named @name exist? trace_get_event_file() is the

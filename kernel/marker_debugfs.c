@@ -169,15 +169,13 @@ DEFINE_SHOW_ATTRIBUTE(marker_stats);
 #define MARKER_CONTROL_MAX	255
 
 /*
- * A marker enabled through the control file: a pattern probe running one
- * of the built-in actions, with its predicate if it has one (after the
- * pattern, in the same allocation). marker_control_mutex protects
- * marker_controls and nests outside marker_mutex.
+ * A marker enabled through the control file: a built-in action attached
+ * to a pattern, with its predicate if it has one. marker_control_mutex
+ * protects marker_controls and nests outside marker_mutex.
  */
 struct marker_control {
 	struct list_head list;
-	struct marker_probe probe;
-	char pattern[];
+	struct marker_probe *probe;	/* marker_action_attach()'s */
 };
 
 static DEFINE_MUTEX(marker_control_mutex);
@@ -187,9 +185,7 @@ static int marker_control_enable(const char *pattern, const char *action,
 				 const char *filter)
 {
 	marker_generic_fn fn = marker_action(action);
-	size_t plen = strlen(pattern) + 1;
 	struct marker_control *c;
-	int ret;
 
 	lockdep_assert_held(&marker_control_mutex);
 	if (!fn) {
@@ -198,7 +194,7 @@ static int marker_control_enable(const char *pattern, const char *action,
 		return -EINVAL;
 	}
 	list_for_each_entry(c, &marker_controls, list) {
-		if (!strcmp(c->pattern, pattern)) {
+		if (!strcmp(c->probe->marker, pattern)) {
 			pr_err("control: %s is already enabled\n", pattern);
 			return -EEXIST;
 		}
@@ -212,28 +208,16 @@ static int marker_control_enable(const char *pattern, const char *action,
 		return -ENOENT;
 	}
 
-	c = kzalloc(struct_size(c, pattern,
-				plen + (filter ? strlen(filter) + 1 : 0)),
-		    GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	strscpy(c->pattern, pattern, plen);
-	if (filter) {
-		strscpy(c->pattern + plen, filter, strlen(filter) + 1);
-		c->probe.filter = c->pattern + plen;
-	}
-	c->probe.marker = c->pattern;
-	c->probe.func = fn;
-	c->probe.data = c;
-	c->probe.owner = THIS_MODULE;
-	c->probe.generic = true;
-	ret = marker_probe_register(&c->probe);
-	if (ret) {
+	c->probe = marker_action_attach(pattern, fn, c, filter);
+	if (IS_ERR(c->probe)) {
+		int ret = PTR_ERR(c->probe);
+
 		kfree(c);
 		return ret;
 	}
-	/* The registry runs this probe's code: it stays until disabled. */
-	__module_get(THIS_MODULE);
 	list_add_tail(&c->list, &marker_controls);
 	return 0;
 }
@@ -244,12 +228,11 @@ static int marker_control_disable(const char *pattern)
 
 	lockdep_assert_held(&marker_control_mutex);
 	list_for_each_entry(c, &marker_controls, list) {
-		if (strcmp(c->pattern, pattern))
+		if (strcmp(c->probe->marker, pattern))
 			continue;
 		list_del(&c->list);
-		marker_probe_unregister(&c->probe);	/* waits for a grace period */
+		marker_action_detach(c->probe);	/* waits for a grace period */
 		kfree(c);
-		module_put(THIS_MODULE);
 		return 0;
 	}
 	pr_err("control: %s is not enabled\n", pattern);
@@ -401,7 +384,7 @@ void marker_debugfs_exit(void)
 	mutex_lock(&marker_control_mutex);
 	list_for_each_entry_safe(c, tmp, &marker_controls, list) {
 		list_del(&c->list);
-		marker_probe_unregister(&c->probe);	/* waits for a grace period */
+		marker_action_detach(c->probe);	/* waits for a grace period */
 		kfree(c);
 		n++;
 	}

@@ -128,7 +128,7 @@ struct marker_event {
 /* A probe connected for an event; its data is the ftrace file or the call. */
 struct marker_event_link {
 	struct list_head node;
-	struct marker_probe probe;
+	struct marker_probe *probe;	/* marker_action_attach()'s */
 };
 
 /*
@@ -404,8 +404,8 @@ bool __marker_event_func(const void *func)
 
 /*
  * Connect a generic probe for @ev with @data (an ftrace file, or the call
- * for perf), and pin marker.ko while it is connected: the probe's code is
- * ours, and so is the event.
+ * for perf); marker_action_attach() pins marker.ko while it is connected:
+ * the probe's code is ours, and so is the event.
  */
 static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
 				void *data)
@@ -414,32 +414,19 @@ static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
 	int ret;
 
 	lockdep_assert_held(marker_event_mutex);
-	if (!try_module_get(THIS_MODULE))	/* going: the event goes too */
-		return -ENODEV;
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
-	if (!link) {
-		ret = -ENOMEM;
-		goto put_module;
-	}
-	link->probe.marker = ev->name;
-	link->probe.func = fn;
-	link->probe.data = data;
-	link->probe.owner = THIS_MODULE;
-	link->probe.generic = true;
-	ret = marker_probe_register(&link->probe);
-	if (ret) {
+	if (!link)
+		return -ENOMEM;
+	link->probe = marker_action_attach(ev->name, fn, data, NULL);
+	if (IS_ERR(link->probe)) {	/* -ENODEV: going, the event goes too */
+		ret = PTR_ERR(link->probe);
 		pr_warn("event markers/%s: cannot connect its probe (%d)\n",
 			ev->name, ret);
-		goto free_link;
+		kfree(link);
+		return ret;
 	}
 	list_add(&link->node, &ev->links);
 	return 0;
-
-free_link:
-	kfree(link);
-put_module:
-	module_put(THIS_MODULE);
-	return ret;
 }
 
 /* Disconnect @ev's probe for @data, after a grace period. */
@@ -449,12 +436,11 @@ static void marker_event_disconnect(struct marker_event *ev, void *data)
 
 	lockdep_assert_held(marker_event_mutex);
 	list_for_each_entry(link, &ev->links, node) {
-		if (link->probe.data != data)
+		if (link->probe->data != data)
 			continue;
 		list_del(&link->node);
-		marker_probe_unregister(&link->probe);	/* waits for the hits */
+		marker_action_detach(link->probe);	/* waits for the hits */
 		kfree(link);
-		module_put(THIS_MODULE);
 		/* an event whose sites went can go now: not from here */
 		if (list_empty(&ev->links))
 			schedule_work(&marker_events_work);

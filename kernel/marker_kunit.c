@@ -697,6 +697,47 @@ static void mkt_expect_mismatch(struct kunit *test, const char *marker,
 }
 
 /*
+ * marker_action_attach(): the probe it returns keeps copies of the
+ * pattern and the predicate, is connected to what the pattern names and
+ * counts its hits; marker_action_detach() puts the sites back. A
+ * predicate the marker refuses leaves nothing connected.
+ */
+static void mkt_action_attach(struct kunit *test)
+{
+	const struct mkt_targets *t = mkt_param(test);
+	char pattern[64], filter[] = "arg1 < 0 || arg1 >= 0";
+	struct marker_probe *probe;
+	int i;
+
+	strscpy(pattern, t->m_int, sizeof(pattern));
+	probe = marker_action_attach(pattern, marker_action("count"), &mkt_d1,
+				     filter);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(probe));
+	pattern[0] = 'x';
+	filter[0] = 'x';
+	KUNIT_EXPECT_STREQ(test, probe->marker, t->m_int);
+	KUNIT_EXPECT_STREQ(test, probe->filter, "arg1 < 0 || arg1 >= 0");
+	KUNIT_EXPECT_TRUE(test, probe->generic && probe->registered);
+	KUNIT_EXPECT_PTR_EQ(test, probe->data, (void *)&mkt_d1);
+	{
+		/* with a predicate, the site calls its wrapper on the probe */
+		struct mkt_data *const dp[] = { (struct mkt_data *)probe };
+
+		mkt_expect_connected(test, t->m_int, dp, 1);
+	}
+	for (i = 0; i < MKT_FIRES; i++)
+		t->fire_int(i - MKT_FIRES / 2);
+	KUNIT_EXPECT_EQ(test, __marker_probe_hits(probe), MKT_FIRES);
+	marker_action_detach(probe);
+	mkt_expect_connected(test, t->m_int, NULL, 0);
+
+	probe = marker_action_attach(t->m_int, marker_action("count"), NULL,
+				     "arg2 == 1");
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(probe), -EINVAL);
+	mkt_expect_connected(test, t->m_int, NULL, 0);
+}
+
+/*
  * An inline marker: the action inline alone arms it, and arms nothing
  * else; its block runs while armed; a pattern probe passes over the
  * markers of the other kind.
@@ -1511,6 +1552,7 @@ static struct kunit_case mkt_cases[] = {
 	KUNIT_CASE_PARAM(mkt_all_sites, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_signatures, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_inline, mkt_mode_gen_params),
+	KUNIT_CASE_PARAM(mkt_action_attach, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_predicates, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_pending, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_defaults, mkt_mode_gen_params),

@@ -43,10 +43,8 @@ module_param_named(probes, offered, charp, 0444);
 MODULE_PARM_DESC(probes,
 		 "comma-separated names of offered probes (markers/offers) to connect while loaded; their modules stay pinned");
 
-static struct marker_probe probes[MARKER_LOADER_MAX];
-static struct marker_probe *registered[MARKER_LOADER_MAX];
+static struct marker_probe *attached[MARKER_LOADER_MAX];
 static unsigned int nr_probes;
-static char *patterns;
 static char *offer_names;
 static const char *connected[MARKER_LOADER_MAX];
 static unsigned int nr_connected;
@@ -54,9 +52,8 @@ static unsigned int nr_connected;
 /* Everything at once: one grace period. */
 static void marker_loader_detach(void)
 {
-	marker_probe_unregister_many(registered, nr_probes);
+	marker_action_detach_many(attached, nr_probes);
 	nr_probes = 0;
-	marker_synchronize_unregister();
 }
 
 /* Was @pattern given earlier in markers=? */
@@ -65,7 +62,7 @@ static bool marker_loader_has(const char *pattern)
 	unsigned int i;
 
 	for (i = 0; i < nr_probes; i++)
-		if (!strcmp(probes[i].marker, pattern))
+		if (!strcmp(attached[i]->marker, pattern))
 			return true;
 	return false;
 }
@@ -73,9 +70,10 @@ static bool marker_loader_has(const char *pattern)
 /* markers=: the action on each name or pattern, one grace period to undo */
 static int marker_loader_attach(marker_generic_fn fn)
 {
-	char *p, *pattern;
+	char *patterns, *p, *pattern;
 	int ret;
 
+	/* split in a copy: marker_action_attach() copies what it keeps */
 	patterns = kstrdup(markers, GFP_KERNEL);
 	if (!patterns)
 		return -ENOMEM;
@@ -95,29 +93,24 @@ static int marker_loader_attach(marker_generic_fn fn)
 			ret = -E2BIG;
 			goto err_detach;
 		}
-		probes[nr_probes] = (struct marker_probe) {
-			.marker	= pattern,
-			.func	= fn,
-			.owner	= THIS_MODULE,
-			.generic = true,
-		};
-		ret = marker_probe_register(&probes[nr_probes]);
-		if (ret) {
+		attached[nr_probes] = marker_action_attach(pattern, fn, NULL,
+							   NULL);
+		if (IS_ERR(attached[nr_probes])) {
+			ret = PTR_ERR(attached[nr_probes]);
 			/* escaped: a newline in markers= would forge a line */
 			pr_err("%*pE: cannot attach: %d\n",
 			       (int)strlen(pattern), pattern, ret);
 			goto err_detach;
 		}
-		registered[nr_probes] = &probes[nr_probes];
 		nr_probes++;
 	}
 	pr_info("attached action %s to %s\n", action, markers);
+	kfree(patterns);
 	return 0;
 
 err_detach:
 	marker_loader_detach();
 	kfree(patterns);
-	patterns = NULL;
 	return ret;
 }
 
@@ -215,7 +208,6 @@ err_disconnect:
 static void __exit marker_loader_exit(void)
 {
 	marker_loader_detach();
-	kfree(patterns);
 	marker_loader_disconnect();
 }
 

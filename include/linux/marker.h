@@ -56,6 +56,14 @@
  *   registry holds a reference on the probe's module: rmmod is refused
  *   until "disconnect probe_mark2", which waits for a grace period.
  *
+ * The registry's built-in actions (count, print, stack, inline), from
+ * code, as the control file, the loader and the trace events attach them:
+ *
+ *	probe = marker_action_attach("subsys_*", marker_action("print"),
+ *				     NULL, "arg1 > 100");
+ *	...
+ *	marker_action_detach(probe);
+ *
  * Code of the annotator's own that runs only while armed (the 2006
  * MARK_JUMP_INLINE), for checks compiled into production code:
  *
@@ -87,6 +95,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/err.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/marker-defs.h>
@@ -575,6 +584,12 @@ void marker_probe_withdraw(struct marker_probe *probe);
 int marker_offer_connect(const char *name);
 int marker_offer_disconnect(const char *name);
 marker_generic_fn marker_action(const char *name);
+struct marker_probe *__marker_action_attach(const char *pattern,
+					    marker_generic_fn fn, void *data,
+					    const char *filter,
+					    struct module *owner);
+void marker_action_detach(struct marker_probe *probe);
+void marker_action_detach_many(struct marker_probe **probes, unsigned int nr);
 #else
 static inline int marker_probe_register(struct marker_probe *probe)
 {
@@ -617,6 +632,35 @@ static inline marker_generic_fn marker_action(const char *name)
 {
 	return NULL;
 }
+
+static inline struct marker_probe *
+__marker_action_attach(const char *pattern, marker_generic_fn fn, void *data,
+		       const char *filter, struct module *owner)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void marker_action_detach(struct marker_probe *probe)
+{
+}
+
+static inline void marker_action_detach_many(struct marker_probe **probes,
+					     unsigned int nr)
+{
+}
 #endif
+
+/**
+ * marker_action_attach() - __marker_action_attach() on behalf of the caller
+ * @pattern: a marker name or a glob pattern
+ * @fn: the function, a built-in action (marker_action())
+ * @data: passed to @fn
+ * @filter: NULL, or a predicate
+ *
+ * Context: process context, may sleep.
+ * Return: the probe, or an ERR_PTR() (see __marker_action_attach()).
+ */
+#define marker_action_attach(pattern, fn, data, filter) \
+	__marker_action_attach(pattern, fn, data, filter, THIS_MODULE)
 
 #endif /* _LINUX_MARKER_H */
