@@ -455,6 +455,8 @@ static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
 		f->hits = probe->hits;
 		f->generic = probe->generic;
 	}
+	/* the site's helper builds the argument array only for these */
+	funcs->generic |= f->generic;
 	return 1;
 }
 

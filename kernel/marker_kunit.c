@@ -320,6 +320,7 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 	struct marker_site *sites[MKT_MAX_SITES];
 	int n = mkt_sites(name, sites), i;
 	unsigned int j;
+	bool generic;
 
 	KUNIT_EXPECT_GT_MSG(test, n, 0, "%s: no site", name);
 	mutex_lock(&marker_mutex);
@@ -350,9 +351,15 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 		if (!funcs)
 			continue;
 		KUNIT_EXPECT_EQ(test, funcs->nr, nr);
-		for (j = 0; j < nr && j < funcs->nr; j++)
-			KUNIT_EXPECT_PTR_EQ(test, funcs->f[j].data,
-					    (void *)data[j]);
+		generic = false;
+		for (j = 0; j < funcs->nr; j++) {
+			if (j < nr)
+				KUNIT_EXPECT_PTR_EQ(test, funcs->f[j].data,
+						    (void *)data[j]);
+			generic |= funcs->f[j].generic;
+		}
+		/* only typed probes: the helper calls them without an array */
+		KUNIT_EXPECT_EQ_MSG(test, funcs->generic, generic, "%s", name);
 	}
 	mutex_unlock(&marker_mutex);
 }

@@ -22,7 +22,7 @@ struct marker_pred;
  * Bumped whenever struct marker_site, or struct marker_funcs that the
  * site reads, changes layout.
  */
-#define MARKER_SITE_ABI		0x4d4b0006	/* "MK" v6: marker_funcs direct tag */
+#define MARKER_SITE_ABI		0x4d4b0007	/* "MK" v7: marker_funcs.generic */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -99,10 +99,13 @@ struct marker_func {
  * The pointer the site holds is tagged MARKER_FUNCS_DIRECT when the
  * array has one typed probe and the site's trampoline targets it: the
  * armed path then tests one bit, and NULL only when it is clear.
+ * @generic tells the site's helper whether it needs the arguments as an
+ * array: only a generic entry takes them so.
  */
 struct marker_funcs {
 	struct rcu_head rcu;
 	unsigned int nr;
+	bool generic;		/* some entry of f[] is generic */
 	/* the registry's count of the site's hits, for its actions */
 	atomic_long_t *hits;
 	struct marker_func f[];

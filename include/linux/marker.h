@@ -325,13 +325,23 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * arguments). A generic probe gets the site's nargs of them, no more: a
  * helper of its own for each count passes and stores only those (a
  * marker of one argument pays for one, not for MARKER_MAX_ARGS).
+ *
+ * Typed probes only, the common case, take the loop of
+ * __marker_call_all_<n>(), which holds no array, so no canary either, and
+ * tests no entry for genericity: the loop of a tracepoint's iterator plus
+ * each probe's count. An array with a generic entry goes on, by a tail
+ * call, to __marker_call_array_<n>(), which builds the array.
  */
 #define __MARKER_U64_PARAM_C(i, a)	__MARKER_COMMA() u64 __mu##i
 #define __MARKER_U64_NAME_C(i, a)	__MARKER_COMMA() __mu##i
 #define __MARKER_U64_NAME_T(i, a)	__mu##i,
+#define __MARKER_CALL_TYPED(f, ...)					\
+	((void (*)(void *__MARKER_MAP(__MARKER_U64_PARAM_C,		\
+				      ##__VA_ARGS__)))(f)->func)((f)->data \
+		__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__))
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline void __maybe_unused					\
-CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
+CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
 	const struct marker_funcs *funcs, struct marker_site *site	\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
@@ -345,12 +355,26 @@ CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
 		if (f->generic)						\
 			((marker_generic_fn)f->func)(f->data, site, args); \
 		else							\
-			((void (*)(void *__MARKER_MAP(			\
-				__MARKER_U64_PARAM_C,			\
-				##__VA_ARGS__)))f->func)(f->data	\
-				__MARKER_MAP(__MARKER_U64_NAME_C,	\
-					     ##__VA_ARGS__));		\
+			__MARKER_CALL_TYPED(f, ##__VA_ARGS__);		\
 	}								\
+}									\
+									\
+static noinline void __maybe_unused					\
+CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
+	const struct marker_funcs *funcs, struct marker_site *site	\
+	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
+{									\
+	const struct marker_func *f, *end;				\
+									\
+	if (unlikely(funcs->generic))					\
+		CONCATENATE(__marker_call_array_,			\
+			    COUNT_ARGS(__VA_ARGS__))(funcs, site		\
+			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
+	else								\
+		for (f = funcs->f, end = f + funcs->nr; f < end; f++) {	\
+			this_cpu_inc(*f->hits);				\
+			__MARKER_CALL_TYPED(f, ##__VA_ARGS__);		\
+		}							\
 }
 
 __MARKER_DEFINE_CALL_ALL()
