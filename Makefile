@@ -10,7 +10,8 @@
 #						on linux-source-6.1 or 6.12
 #   make demo					the 2006 scenario, in a guest
 #   make style					checkpatch --strict,
-#						kernel-doc -Wall, shellcheck
+#						kernel-doc -Wall, shellcheck,
+#						the docs (build/docs)
 #   make bench					what a marker costs, in QEMU
 #						(build/bench/report.md)
 #   make stress [STRESS_CYCLES=N]		the stress test on the debug

@@ -560,11 +560,11 @@ do {									\
 /**
  * MARKER_PROBE() - initializer for a typed struct marker_probe
  * @_marker: the marker's name (an identifier, as given to MARK())
- * @_fn: the probe, void fn(void *data, <types>)
+ * @_fn: the probe, ``void fn(void *data, <types>)``
  * @_data: passed to @_fn as @data
  * @...: the argument types, in order; they must be what MARK() passes
  *
- * Fails to compile if @_fn does not take (void *, <types>).
+ * Fails to compile if @_fn does not take ``(void *, <types>)``.
  */
 #define MARKER_PROBE(_marker, _fn, _data, ...)				\
 {									\

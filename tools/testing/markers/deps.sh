@@ -36,7 +36,7 @@ BENCH=(
 )
 STYLE=(
 	linux-source-6.12 xz-utils perl		# checkpatch.pl, kernel-doc
-	shellcheck git
+	shellcheck git python3-sphinx
 )
 
 case "${1:-}" in

@@ -3,11 +3,13 @@
 #
 # style.sh - make style: checkpatch.pl --strict on every C file and header
 # of the project, kernel-doc -Wall on the registry's sources and the API
-# header, shellcheck on every shell script. Any finding fails it.
+# headers, shellcheck on every shell script, and Documentation/ built with
+# Sphinx, the API reference included, into build/docs. Any finding fails it.
 #
-# checkpatch and kernel-doc come from the newest of Debian's linux-source
-# tarballs (6.12: linux-source-6.12, as make check installs it), extracted
-# once into build/style; shellcheck is Debian's (apt-get install shellcheck).
+# checkpatch, kernel-doc and the kernel's kerneldoc extension for Sphinx
+# come from the newest of Debian's linux-source tarballs (6.12:
+# linux-source-6.12, as make check installs it), extracted once into
+# build/style; shellcheck and Sphinx are Debian's (deps.sh style).
 
 set -euo pipefail
 
@@ -16,7 +18,8 @@ ks_dir=$top/build/style
 # 6.12's kernel-doc is still the perl script, which needs nothing else
 # from the tree (the python one, scripts/kernel-doc.py with scripts/lib/kdoc,
 # came later).
-if [ ! -x "$ks_dir/scripts/checkpatch.pl" ] || [ ! -x "$ks_dir/scripts/kernel-doc" ]; then
+if [ ! -x "$ks_dir/scripts/checkpatch.pl" ] || [ ! -x "$ks_dir/scripts/kernel-doc" ] ||
+   [ ! -f "$ks_dir/Documentation/sphinx/kerneldoc.py" ]; then
 	tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 	[ -f "$tarball" ] || { echo "style.sh: no linux-source tarball (apt-get install linux-source-6.12)" >&2; exit 1; }
 	mkdir -p "$ks_dir"
@@ -24,10 +27,14 @@ if [ ! -x "$ks_dir/scripts/checkpatch.pl" ] || [ ! -x "$ks_dir/scripts/kernel-do
 	tar -xJf "$tarball" -C "$ks_dir" --strip-components=1 \
 		"$top_dir/scripts/checkpatch.pl" "$top_dir/scripts/spelling.txt" \
 		"$top_dir/scripts/const_structs.checkpatch" \
-		"$top_dir/scripts/kernel-doc"
+		"$top_dir/scripts/kernel-doc" \
+		"$top_dir/Documentation/sphinx/kerneldoc.py" \
+		"$top_dir/Documentation/sphinx/kernellog.py"
 fi
 command -v shellcheck >/dev/null ||
 	{ echo "style.sh: no shellcheck (apt-get install shellcheck)" >&2; exit 1; }
+command -v sphinx-build >/dev/null ||
+	{ echo "style.sh: no sphinx-build (apt-get install python3-sphinx)" >&2; exit 1; }
 
 # marker.h (and asm/marker.h, for its trampoline) generates code with
 # the preprocessor, as tracepoint.h does: checkpatch's heuristics for
@@ -71,6 +78,22 @@ if ! out=$("$ks_dir/scripts/kernel-doc" -none -Wall -Werror \
 	rc=1
 fi
 
+# The API reference: Documentation/ built as the kernel builds its own
+# (Documentation/conf.py: its kerneldoc extension, the kernel-doc above),
+# -W: a warning fails it. Every function the registry exports must be in
+# it, from a kernel-doc directive of Documentation/markers.rst.
+rm -rf build/docs
+if ! sphinx-build -q -W --keep-going -b html Documentation build/docs; then
+	rc=1
+else
+	mapfile -t exports < <(git ls-files -co --exclude-standard 'kernel/*.c' |
+		xargs sed -n 's/^EXPORT_SYMBOL_GPL(\(.*\));$/\1/p')
+	for f in "${exports[@]}"; do
+		grep -qF "id=\"c.$f\"" build/docs/markers.html ||
+			{ echo "style.sh: $f is exported but not in the API reference (Documentation/markers.rst)"; rc=1; }
+	done
+fi
+
 # Every shell script through shellcheck: the *.sh ones (the sourced
 # libraries and tests-*.sh name their shell in a directive) and any other
 # whose first line runs a shell (.ci/run). -x follows the sourced files;
@@ -90,5 +113,5 @@ mapfile -t scripts < <(git ls-files -co --exclude-standard |
 shellcheck -S warning -x "${scripts[@]}" || rc=1
 
 [ "$rc" -eq 0 ] &&
-	echo "style.sh: checkpatch --strict (${#files[@]} + 2 files), kernel-doc -Wall (${#kdoc_files[@]}), shellcheck -S warning (${#scripts[@]}) clean"
+	echo "style.sh: checkpatch --strict (${#files[@]} + 2 files), kernel-doc -Wall (${#kdoc_files[@]}), shellcheck -S warning (${#scripts[@]}), API reference (${#exports[@]} exports) clean"
 exit "$rc"
