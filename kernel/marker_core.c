@@ -501,7 +501,8 @@ static struct marker_funcs *__marker_funcs_build(struct marker_rec *rec)
 
 	if (!nr)
 		return NULL;
-	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
+	/* f[nr], zeroed, ends the array for the site's helper */
+	funcs = kzalloc(struct_size(funcs, f, nr + 1), GFP_KERNEL);
 	if (!funcs)
 		return ERR_PTR(-ENOMEM);
 	/* freed after @funcs: both after a grace period (struct marker_rec) */

@@ -22,7 +22,7 @@ struct marker_pred;
  * Bumped whenever struct marker_site, or struct marker_funcs that the
  * site reads, changes layout.
  */
-#define MARKER_SITE_ABI		0x4d4b0007	/* "MK" v7: marker_funcs.generic */
+#define MARKER_SITE_ABI		0x4d4b0007	/* "MK" v7: marker_funcs.generic, f[nr] */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -100,7 +100,9 @@ struct marker_func {
  * array has one typed probe and the site's trampoline targets it: the
  * armed path then tests one bit, and NULL only when it is clear.
  * @generic tells the site's helper whether it needs the arguments as an
- * array: only a generic entry takes them so.
+ * array: only a generic entry takes them so. An entry with a NULL @func
+ * follows the last, f[nr], as a tracepoint's array ends: the helper's
+ * loop tests it instead of counting.
  */
 struct marker_funcs {
 	struct rcu_head rcu;

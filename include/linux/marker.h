@@ -337,8 +337,8 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 #define __MARKER_U64_NAME_T(i, a)	__mu##i,
 #define __MARKER_CALL_TYPED(f, ...)					\
 	((void (*)(void *__MARKER_MAP(__MARKER_U64_PARAM_C,		\
-				      ##__VA_ARGS__)))(f)->func)((f)->data \
-		__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__))
+				      ##__VA_ARGS__)))READ_ONCE((f)->func))( \
+		(f)->data __MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__))
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline void __maybe_unused					\
 CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
@@ -364,16 +364,19 @@ CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
 	const struct marker_funcs *funcs, struct marker_site *site	\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
-	const struct marker_func *f, *end;				\
+	const struct marker_func *f;					\
 									\
 	if (unlikely(funcs->generic))					\
 		CONCATENATE(__marker_call_array_,			\
 			    COUNT_ARGS(__VA_ARGS__))(funcs, site		\
 			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
 	else								\
-		for (f = funcs->f, end = f + funcs->nr; f < end; f++) {	\
+		for (f = funcs->f; ; ) {				\
 			this_cpu_inc(*f->hits);				\
 			__MARKER_CALL_TYPED(f, ##__VA_ARGS__);		\
+			/* f[nr] ends it; no array is published empty */ \
+			if (!(++f)->func)				\
+				break;					\
 		}							\
 }
 
