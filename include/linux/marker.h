@@ -326,11 +326,13 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * helper of its own for each count passes and stores only those (a
  * marker of one argument pays for one, not for MARKER_MAX_ARGS).
  *
- * Typed probes only, the common case, take the loop of
- * __marker_call_all_<n>(), which holds no array, so no canary either, and
- * tests no entry for genericity: the loop of a tracepoint's iterator plus
- * each probe's count. An array with a generic entry goes on, by a tail
- * call, to __marker_call_array_<n>(), which builds the array.
+ * __marker_call_all_<n>() only dispatches, by two tail calls that pass
+ * the registers on as they are (hence the site last, which only the
+ * generic probes take): typed probes only, the common case, go to the
+ * loop of __marker_call_typed_<n>(), which holds no array, so no canary
+ * either: a tracepoint iterator's loop plus each probe's count. An array
+ * with a generic entry goes to __marker_call_array_<n>(), which builds
+ * the array.
  */
 #define __MARKER_U64_PARAM_C(i, a)	__MARKER_COMMA() u64 __mu##i
 #define __MARKER_U64_NAME_C(i, a)	__MARKER_COMMA() __mu##i
@@ -342,8 +344,9 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline void __maybe_unused					\
 CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
-	const struct marker_funcs *funcs, struct marker_site *site	\
-	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
+	const struct marker_funcs *funcs				\
+	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
+	struct marker_site *site)					\
 {									\
 	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {			\
 		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
@@ -360,24 +363,33 @@ CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
 }									\
 									\
 static noinline void __maybe_unused					\
-CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
-	const struct marker_funcs *funcs, struct marker_site *site	\
+CONCATENATE(__marker_call_typed_, COUNT_ARGS(__VA_ARGS__))(		\
+	const struct marker_funcs *funcs				\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
-	const struct marker_func *f;					\
+	const struct marker_func *f = funcs->f;				\
 									\
+	do {								\
+		this_cpu_inc(*f->hits);					\
+		__MARKER_CALL_TYPED(f, ##__VA_ARGS__);			\
+		/* f[nr] ends it; no array is published empty */	\
+	} while ((++f)->func);						\
+}									\
+									\
+static noinline notrace void __maybe_unused				\
+CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
+	const struct marker_funcs *funcs				\
+	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
+	struct marker_site *site)					\
+{									\
 	if (unlikely(funcs->generic))					\
 		CONCATENATE(__marker_call_array_,			\
-			    COUNT_ARGS(__VA_ARGS__))(funcs, site		\
-			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
+			    COUNT_ARGS(__VA_ARGS__))(funcs		\
+			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__), site); \
 	else								\
-		for (f = funcs->f; ; ) {				\
-			this_cpu_inc(*f->hits);				\
-			__MARKER_CALL_TYPED(f, ##__VA_ARGS__);		\
-			/* f[nr] ends it; no array is published empty */ \
-			if (!(++f)->func)				\
-				break;					\
-		}							\
+		CONCATENATE(__marker_call_typed_,			\
+			    COUNT_ARGS(__VA_ARGS__))(funcs		\
+			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
 }
 
 __MARKER_DEFINE_CALL_ALL()
@@ -434,8 +446,8 @@ do {									\
 				__MARKER_ARG_NAME_C, ##__VA_ARGS__));	\
 	} else if (__mf) {						\
 		CONCATENATE(__marker_call_all_,				\
-			    COUNT_ARGS(__VA_ARGS__))(__mf, (site)		\
-			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__)); \
+			    COUNT_ARGS(__VA_ARGS__))(__mf			\
+			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__), (site)); \
 	}								\
 	preempt_enable_notrace();					\
 } while (0)
