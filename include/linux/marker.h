@@ -405,6 +405,30 @@ __MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _)
 __MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _, _)
 
 /*
+ * preempt_enable_notrace(), with its call of the scheduler out of line,
+ * once a file. On a PREEMPT_DYNAMIC kernel that call is an inline static
+ * call, which the kernel patches when the module loads, one text_poke_bp()
+ * (three sync IPIs on two CPUs) for each: once a site, it made loading a
+ * module of 10 000 sites cost 30 000 IPIs. The test and the branch stay
+ * in the site, as preempt_enable_notrace() has them.
+ */
+#ifdef CONFIG_PREEMPTION
+static noinline notrace void __maybe_unused __marker_resched(void)
+{
+	__preempt_schedule_notrace();
+}
+
+#define __marker_preempt_enable()					\
+do {									\
+	barrier();							\
+	if (unlikely(__preempt_count_dec_and_test()))			\
+		__marker_resched();					\
+} while (0)
+#else
+#define __marker_preempt_enable()	preempt_enable_notrace()
+#endif
+
+/*
  * The registry's grace period covers a probe only where RCU watches the
  * CPU: not in the idle loop, early entry code or noinstr code, where a
  * marker must not be. As tracepoints do (__DECLARE_TRACE()), check it
@@ -449,7 +473,7 @@ do {									\
 			    COUNT_ARGS(__VA_ARGS__))(__mf			\
 			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__), (site)); \
 	}								\
-	preempt_enable_notrace();					\
+	__marker_preempt_enable();					\
 } while (0)
 
 /* Each with a leading comma, to follow the probe's data argument. */

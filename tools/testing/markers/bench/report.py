@@ -433,9 +433,10 @@ def scaling_md(rows, info):
              'one IPI a `text_poke_sync()`, three a `text_poke_bp()` batch. '
              'Time is emulated (TCG), for reference. The insmod rows count '
              'the IPIs of loading the module: the kernel patches each inline '
-             'static call of the module (`preempt_enable_notrace()` calls '
-             '`preempt_schedule_notrace` through one, on this PREEMPT_DYNAMIC '
-             'kernel, in every armed path) with one `text_poke_bp()`.\n',
+             'static call of the module with one `text_poke_bp()`; the '
+             'sites call the scheduler (`preempt_schedule_notrace`, through '
+             'one on this PREEMPT_DYNAMIC kernel) from `__marker_resched()`, '
+             'once a file.\n',
              '| module | sites | names | mode | probes | op | ms | key '
              'updates | jump updates | call updates | patch batches | grace '
              'periods | sync IPIs |', '|' + '---|' * 13]
