@@ -360,20 +360,26 @@ struct marker_attach {
  * file has one: marker_pattern_has_sites()).
  *
  * Context: process context, may sleep (takes marker_mutex).
- * Return: the probe, for marker_action_detach(); ERR_PTR(-ENODEV) while
- * the registry's module is going away, ERR_PTR(-ENOMEM), or the error of
- * marker_probe_register(), which logs why.
+ * Return: the probe, for marker_action_detach(); ERR_PTR(-EINVAL) for a
+ * NULL @pattern, ERR_PTR(-ENODEV) while the registry's module is going
+ * away, ERR_PTR(-ENOMEM), or the error of marker_probe_register(), which
+ * logs why (-EINVAL for a NULL @fn, as marker_action() returns for an
+ * unknown name).
  */
 struct marker_probe *__marker_action_attach(const char *pattern,
 					    marker_generic_fn fn, void *data,
 					    const char *filter,
 					    struct module *owner)
 {
-	size_t plen = strlen(pattern) + 1;
-	size_t flen = filter ? strlen(filter) + 1 : 0;
+	size_t plen, flen = filter ? strlen(filter) + 1 : 0;
 	struct marker_attach *a;
 	int ret;
 
+	if (!pattern) {
+		pr_err("refusing to attach %ps to no marker name\n", fn);
+		return ERR_PTR(-EINVAL);
+	}
+	plen = strlen(pattern) + 1;
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-ENODEV);
 	a = kzalloc(struct_size(a, strings, plen + flen), GFP_KERNEL);

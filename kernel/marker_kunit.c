@@ -360,6 +360,8 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 		}
 		/* only typed probes: the helper calls them without an array */
 		KUNIT_EXPECT_EQ_MSG(test, funcs->generic, generic, "%s", name);
+		/* the entry after the last ends the typed probes' loop */
+		KUNIT_EXPECT_NULL_MSG(test, funcs->f[funcs->nr].func, "%s", name);
 	}
 	mutex_unlock(&marker_mutex);
 }
@@ -740,6 +742,14 @@ static void mkt_action_attach(struct kunit *test)
 
 	probe = marker_action_attach(t->m_int, marker_action("count"), NULL,
 				     "arg2 == 1");
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(probe), -EINVAL);
+	mkt_expect_connected(test, t->m_int, NULL, 0);
+
+	/* no name, an unknown action's NULL: refused, nothing kept */
+	probe = marker_action_attach(NULL, marker_action("count"), NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(probe), -EINVAL);
+	probe = marker_action_attach(t->m_int, marker_action("dance"), NULL,
+				     NULL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(probe), -EINVAL);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 }
