@@ -14,6 +14,7 @@
 #   kernel/markers/*.[ch], Kbuild     -> <project>/kernel/
 #   kernel/markers/Kconfig.marker     -> <project>/Kconfig.marker
 #   samples/markers/*.[ch], Kbuild    -> <project>/samples/markers/
+#   Documentation/trace/markers/*.rst -> <project>/Documentation/*.rst
 #
 # and one hook in each of these files, tagged "markers: integrate.sh":
 #
@@ -24,6 +25,7 @@
 #                                     sections of vmlinux,
 #                                     between __start___markers and
 #                                     __stop___markers, in .data
+#   Documentation/trace/index.rst     markers/index, after tracepoints
 #
 # Idempotent: run it again after files are added to the project (links to
 # files that are gone are removed) or after the project moves (the links
@@ -74,6 +76,10 @@ done
 link_dir "$project/kernel" "$tree/kernel/markers" '*.c' '*.h' Kbuild
 ln -sfn "$project/Kconfig.marker" "$tree/kernel/markers/Kconfig.marker"
 link_dir "$project/samples/markers" "$tree/samples/markers" '*.c' '*.h' Kbuild
+# The pages and their API reference: "make htmldocs" builds them as
+# Documentation/trace/markers/, with kernel-doc directives that name the
+# in-tree paths (kernel/markers/...).
+link_dir "$project/Documentation" "$tree/Documentation/trace/markers" '*.rst'
 
 # hooked FILE - is the hook in FILE already?
 hooked() {
@@ -141,6 +147,19 @@ if ! grep -q '__start___markers_loc' "$tree/$lds"; then
 	mv "$tree/$lds.markers-tmp" "$tree/$lds"
 	grep -q '__start___markers_loc' "$tree/$lds" ||
 		die "$lds: could not add __markers_loc"
+fi
+
+# Documentation/trace/index.rst: the pages in the toctree, after the
+# tracepoints' (the first toctree line that names them).
+idx=Documentation/trace/index.rst
+if ! grep -q '^   markers/index$' "$tree/$idx"; then
+	grep -q '^   tracepoints$' "$tree/$idx" ||
+		die "$idx: no '   tracepoints' entry to put markers/index after"
+	awk '
+		{ print }
+		/^   tracepoints$/ && !done { print "   markers/index"; done = 1 }
+	' "$tree/$idx" >"$tree/$idx.markers-tmp"
+	mv "$tree/$idx.markers-tmp" "$tree/$idx"
 fi
 
 echo "integrate.sh: $tree now builds the markers of $project (CONFIG_MARKERS)"

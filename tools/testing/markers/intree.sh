@@ -33,9 +33,9 @@
 #   kbuild/debug      the debug kernel's build directory (O=); debug-6.12
 #   ccache            the compiler cache
 #
-# STAGES="kunit builtin debug dkms" by default for 6.1, "kunit builtin" for
-# another KERNEL (builtin needs kunit's kernel); JOBS, default the number
-# of CPUs.
+# STAGES="docs kunit builtin debug dkms" by default for 6.1, "docs kunit
+# builtin" for another KERNEL (builtin needs kunit's kernel); JOBS,
+# default the number of CPUs.
 
 set -euo pipefail
 
@@ -46,11 +46,11 @@ cache=${MARKERS_CACHE:-/var/cache/markers}
 if [ "$kernel" = 6.1 ]; then
 	out=$top/build/intree
 	suffix=''
-	stages=${STAGES:-kunit builtin debug dkms}
+	stages=${STAGES:-docs kunit builtin debug dkms}
 else
 	out=$top/build/intree-$kernel
 	suffix=-$kernel
-	stages=${STAGES:-kunit builtin}
+	stages=${STAGES:-docs kunit builtin}
 fi
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
@@ -178,6 +178,28 @@ stage_tree() {
 		"$top/include/linux/marker.h" -a \
 		"$(readlink "$src/arch/x86/include/asm/marker.h")" = \
 		"$top/arch/x86/include/asm/marker.h"
+}
+
+# -- The documentation ------------------------------------------------------
+
+# The pages as the tree builds them (Documentation/trace/markers/, linked by
+# integrate.sh): "make SPHINXDIRS=trace htmldocs" with no warning about
+# them, and the API reference's kernel-doc found at the in-tree paths.
+stage_docs() {
+	local o=$cache/kbuild/docs$suffix html f missing=''
+
+	html=$o/Documentation/output/trace/markers/markers.html
+	rm -f "$html"
+	make -C "$src" O="$o" SPHINXDIRS=trace htmldocs >"$out/docs.log" 2>&1 ||
+		tail -n 20 "$out/docs.log"
+	check "docs: make SPHINXDIRS=trace htmldocs, no warning about the markers' pages" \
+		test -f "$html" -a -z "$(grep -iE 'warning|error' "$out/docs.log" |
+			grep -E 'trace/markers/|/marker[-_][a-z_-]*\.[ch]')"
+	for f in $(sed -n 's/^EXPORT_SYMBOL_GPL(\(.*\));$/\1/p' "$top"/kernel/*.c); do
+		grep -qF "id=\"c.$f\"" "$html" 2>/dev/null || missing="$missing $f"
+	done
+	check "docs: every export in the API reference in tree${missing:+ (missing:$missing)}" \
+		test -z "$missing"
 }
 
 # -- KUnit ------------------------------------------------------------------
