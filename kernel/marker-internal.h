@@ -115,7 +115,7 @@ __marker_site_funcs(const struct marker_site *site)
 }
 
 /* Does @site call its one typed probe through its trampoline? */
-static inline bool __marker_site_direct(const struct marker_site *site)
+static inline bool marker_site_direct(const struct marker_site *site)
 {
 	return (unsigned long)rcu_access_pointer(site->funcs) &
 	       MARKER_FUNCS_DIRECT;
@@ -124,40 +124,40 @@ static inline bool __marker_site_direct(const struct marker_site *site)
 /* The longest marker name: MARK() makes symbols of it (__marker_site_...). */
 #define MARKER_NAME_MAX		KSYM_NAME_LEN
 
-/* The longest name of an argument: its event's field (__marker_field_names()) */
+/* The longest name of an argument: its event's field (marker_field_names()) */
 #define MARKER_FIELD_MAX	32
 
 struct seq_file;
 
-const char *__marker_type_name(char type);
-int __marker_sig_print(char *buf, size_t size, const char *sig);
-bool __marker_is_glob(const char *name);
-bool __marker_valid_name(const char *name);
-struct marker_rec *__marker_rec_find(const struct marker_site *site);
-struct marker_rec *__marker_rec_alloc(struct marker_site *site,
-				      struct module *mod);
-int __marker_sites_add(struct list_head *found);
-void __marker_rec_forget(struct marker_rec *rec);
-bool __marker_retry(void);
-struct marker_entry *__marker_entry_find(const char *name);
-unsigned long __marker_probe_hits(const struct marker_probe *probe);
-bool __marker_site_at_defaults(const struct marker_rec *rec);
-const char *__marker_site_state(const struct marker_rec *rec);
-int __marker_site_code(const struct marker_rec *rec, struct seq_file *m);
-struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
-					 struct jump_entry **stop);
+const char *marker_type_name(char type);
+int marker_sig_print(char *buf, size_t size, const char *sig);
+bool marker_is_glob(const char *name);
+bool marker_valid_name(const char *name);
+struct marker_rec *marker_rec_find(const struct marker_site *site);
+struct marker_rec *marker_rec_alloc(struct marker_site *site,
+				    struct module *mod);
+int marker_sites_add(struct list_head *found);
+void marker_rec_forget(struct marker_rec *rec);
+bool marker_retry(void);
+struct marker_entry *marker_entry_find(const char *name);
+unsigned long marker_probe_hits(const struct marker_probe *probe);
+bool marker_site_at_defaults(const struct marker_rec *rec);
+const char *marker_site_state(const struct marker_rec *rec);
+int marker_site_code(const struct marker_rec *rec, struct seq_file *m);
+struct jump_entry *marker_jump_entries(const struct marker_rec *rec,
+				       struct jump_entry **stop);
 
 /* marker_locs.c: the copies of each site's code, under marker_mutex */
-void __marker_locs_add(struct module *mod);
-void __marker_locs_add_vmlinux(void);
-void __marker_locs_remove(struct module *mod);
-void __marker_locs_remove_all(void);
-void __marker_site_show_locs(const struct marker_rec *rec,
-			     struct seq_file *m, bool ksyms);
+void marker_locs_add(struct module *mod);
+void marker_locs_add_vmlinux(void);
+void marker_locs_remove(struct module *mod);
+void marker_locs_remove_all(void);
+void marker_site_show_locs(const struct marker_rec *rec,
+			   struct seq_file *m, bool ksyms);
 
-bool __marker_funcs_has(const struct marker_funcs *funcs,
-			const struct marker_probe *probe);
-unsigned int __marker_probe_sites(const struct marker_probe *probe);
+bool marker_funcs_has(const struct marker_funcs *funcs,
+		      const struct marker_probe *probe);
+unsigned int marker_probe_sites(const struct marker_probe *probe);
 
 /* What the files that show the registry walk, without its lists. */
 typedef void (*marker_site_walk_fn)(const struct marker_rec *rec, void *priv);
@@ -169,13 +169,13 @@ bool marker_pattern_has_sites(const char *pattern, marker_generic_fn fn);
 void marker_stats_read(struct marker_stats *stats);
 
 /* marker_actions.c */
-const char *__marker_copy_str(char *pool, size_t *used, size_t size,
-			      const char *src);
-bool __marker_action_formats(const void *func);
-bool __marker_action_inline(const void *func);
-const char *__marker_consumer_kind(const void *func, bool generic);
-int __marker_format_check(const struct marker_site *site, char *why,
-			  size_t len);
+const char *marker_copy_str(char *pool, size_t *used, size_t size,
+			    const char *src);
+bool marker_action_formats(const void *func);
+bool marker_action_inline(const void *func);
+const char *marker_consumer_kind(const void *func, bool generic);
+int marker_format_check(const struct marker_site *site, char *why,
+			size_t len);
 
 /* marker_fire.c */
 DECLARE_PER_CPU(bool, marker_firing);
@@ -196,8 +196,8 @@ void marker_pred_free(struct marker_pred *pred);
  * The consumer a site's entry calls: the probe behind a predicate's
  * marker_pred_call(), or the entry's own function.
  */
-static inline void *__marker_func_fn(const struct marker_func *f,
-				     bool *generic)
+static inline void *marker_func_fn(const struct marker_func *f,
+				   bool *generic)
 {
 	const struct marker_probe *probe = f->data;
 
@@ -234,9 +234,9 @@ void marker_events_unlock(void);
 void marker_events_update(void);
 void marker_events_sync(void);
 bool marker_event_print(struct marker_site *site, const u64 *args);
-void __marker_field_names(const char *format, unsigned int nargs,
-			  char names[][MARKER_FIELD_MAX]);
-bool __marker_event_func(const void *func);
+void marker_field_names(const char *format, unsigned int nargs,
+			char names[][MARKER_FIELD_MAX]);
+bool marker_event_func(const void *func);
 
 /* The ftrace instance print and stack write to (marker_actions.c). */
 #define MARKER_INSTANCE		"markers"

@@ -10,7 +10,7 @@
  *   stack	print, then the stack trace, one "=> function" line a frame
  *   inline	arm an inline marker (MARK_INLINE()), whose armed site runs
  *		its own code: the one action such a marker takes, and one it
- *		alone takes (__marker_probe_fits())
+ *		alone takes (marker_probe_fits())
  *
  * They get the arguments as u64 with the site's signature: nothing parses
  * the format at a hit. Where the name has no event (the kernel gives the
@@ -18,7 +18,7 @@
  * connected), print writes the same line as text, formatted with
  * vsnprintf() as trace_printk() would. Whatever a site passes must not
  * fault or WARN: its format is checked against its signature once, when
- * print or stack is connected (__marker_format_check()), and strings are
+ * print or stack is connected (marker_format_check()), and strings are
  * copied with the nofault helpers, as the kernel's probe events read them.
  */
 #include <linux/ctype.h>
@@ -78,8 +78,8 @@ static void marker_count(void *data, struct marker_site *site,
  * variant of copy_from_kernel_nofault() is not exported: copy page by
  * page, up to the first NUL.
  */
-const char *__marker_copy_str(char *pool, size_t *used, size_t size,
-			      const char *src)
+const char *marker_copy_str(char *pool, size_t *used, size_t size,
+			    const char *src)
 {
 	char *dst = pool + *used, *nul;
 	size_t room = size - *used, n = 0, chunk;
@@ -107,7 +107,7 @@ const char *__marker_copy_str(char *pool, size_t *used, size_t size,
  * Write "name: arguments" into the instance. Every argument is passed as a
  * u64, one vararg slot each: on the 64-bit ABIs the registry supports, each
  * integer or pointer argument of any width takes one such slot, so the
- * conversions of the format, which __marker_format_check() matched with
+ * conversions of the format, which marker_format_check() matched with
  * the signature when the action was connected, read what MARK() passed.
  * Strings are passed as copies.
  */
@@ -121,7 +121,7 @@ static void __marker_print(struct marker_site *site, const u64 *args)
 	for (i = 0; i < site->nargs; i++) {
 		a[i] = args[i];
 		if (site->sig[i] == MARKER_TYPE_STRING)
-			a[i] = (unsigned long)__marker_copy_str(strs, &used,
+			a[i] = (unsigned long)marker_copy_str(strs, &used,
 					sizeof(strs), (const char *)(unsigned long)args[i]);
 	}
 #pragma GCC diagnostic push
@@ -175,13 +175,13 @@ static const struct {
 };
 
 /* Does @func format its site's arguments with the site's format? */
-bool __marker_action_formats(const void *func)
+bool marker_action_formats(const void *func)
 {
 	return func == marker_print || func == marker_stack;
 }
 
 /* Is @func one of the actions? */
-static bool __marker_action_is(const void *func)
+static bool marker_action_is(const void *func)
 {
 	unsigned int i;
 
@@ -192,7 +192,7 @@ static bool __marker_action_is(const void *func)
 }
 
 /**
- * __marker_consumer_kind() - what kind of consumer a connected function is
+ * marker_consumer_kind() - what kind of consumer a connected function is
  * @func: a probe's function
  * @generic: it is a marker_generic_fn
  *
@@ -201,28 +201,28 @@ static bool __marker_action_is(const void *func)
  * the loader's), "event" (the marker's trace event, for ftrace or perf),
  * "generic" (a module's generic probe) or "typed" (a module's typed probe).
  */
-const char *__marker_consumer_kind(const void *func, bool generic)
+const char *marker_consumer_kind(const void *func, bool generic)
 {
 	if (!generic)
 		return "typed";
-	if (__marker_action_is(func))
+	if (marker_action_is(func))
 		return "action";
-	return __marker_event_func(func) ? "event" : "generic";
+	return marker_event_func(func) ? "event" : "generic";
 }
 
 /* Is @func the action that arms inline markers? */
-bool __marker_action_inline(const void *func)
+bool marker_action_inline(const void *func)
 {
 	return func == marker_inline;
 }
 
-static bool __marker_type_is_int(char type)
+static bool marker_type_is_int(char type)
 {
 	return type && strchr("bcChHiIlLqQ", type);
 }
 
 /**
- * __marker_format_check() - can print and stack format @site's arguments?
+ * marker_format_check() - can print and stack format @site's arguments?
  * @site: a site
  * @why: where to say why not, or NULL
  * @len: the size of @why
@@ -237,8 +237,8 @@ static bool __marker_type_is_int(char type)
  * Context: any.
  * Return: 0, or -EINVAL with the reason in @why.
  */
-int __marker_format_check(const struct marker_site *site, char *why,
-			  size_t len)
+int marker_format_check(const struct marker_site *site, char *why,
+			size_t len)
 {
 	const char *p = site->format, *conv;
 	unsigned int arg = 0;
@@ -270,7 +270,7 @@ int __marker_format_check(const struct marker_site *site, char *why,
 		}
 		type = site->sig[arg++];
 		if (strchr("diuxXoc", *p)) {
-			if (!__marker_type_is_int(type))
+			if (!marker_type_is_int(type))
 				goto refuse_type;
 		} else if (*p == 's') {
 			if (type != MARKER_TYPE_STRING)
@@ -303,7 +303,7 @@ refuse_conv:
 refuse_type:
 	if (why)
 		snprintf(why, len, "conversion %.*s for argument %u of type %s",
-			 (int)(p - conv + 1), conv, arg, __marker_type_name(type));
+			 (int)(p - conv + 1), conv, arg, marker_type_name(type));
 	return -EINVAL;
 }
 

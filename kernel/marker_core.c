@@ -76,7 +76,7 @@ static inline void marker_race_window(void)
 
 /* -- Signatures ------------------------------------------------------------ */
 
-const char *__marker_type_name(char type)
+const char *marker_type_name(char type)
 {
 	switch (type) {
 	case MARKER_TYPE_BOOL:		return "bool";
@@ -97,25 +97,25 @@ const char *__marker_type_name(char type)
 }
 
 /* "(int, char *)" for "is"; "()" for a marker without arguments. */
-int __marker_sig_print(char *buf, size_t size, const char *sig)
+int marker_sig_print(char *buf, size_t size, const char *sig)
 {
 	int len = scnprintf(buf, size, "(");
 
 	for (; *sig; sig++)
 		len += scnprintf(buf + len, size - len, "%s%s",
-				 __marker_type_name(*sig), sig[1] ? ", " : "");
+				 marker_type_name(*sig), sig[1] ? ", " : "");
 	return len + scnprintf(buf + len, size - len, ")");
 }
 
-static bool __marker_site_inline(const struct marker_site *site)
+static bool marker_site_inline(const struct marker_site *site)
 {
 	return site->kind == MARKER_KIND_INLINE;
 }
 
 /* Is @probe the action "inline", the one that arms inline sites? */
-static bool __marker_probe_inline(const struct marker_probe *probe)
+static bool marker_probe_inline(const struct marker_probe *probe)
 {
-	return probe->generic && __marker_action_inline(probe->func);
+	return probe->generic && marker_action_inline(probe->func);
 }
 
 /*
@@ -125,25 +125,25 @@ static bool __marker_probe_inline(const struct marker_probe *probe)
  * fit for the signature. Then its predicate, if any, must fit the site's
  * arguments (marker_pred_fits()).
  */
-static bool __marker_probe_fits_sig(const struct marker_probe *probe,
-				    const struct marker_site *site)
+static bool marker_probe_fits_sig(const struct marker_probe *probe,
+				  const struct marker_site *site)
 {
-	if (__marker_probe_inline(probe) != __marker_site_inline(site))
+	if (marker_probe_inline(probe) != marker_site_inline(site))
 		return false;
 	if (probe->generic)
-		return !__marker_action_formats(probe->func) ||
-		       !__marker_format_check(site, NULL, 0);
+		return !marker_action_formats(probe->func) ||
+		       !marker_format_check(site, NULL, 0);
 	return !strcmp(probe->sig, site->sig);
 }
 
-static bool __marker_probe_fits(const struct marker_probe *probe,
-				const struct marker_site *site)
+static bool marker_probe_fits(const struct marker_probe *probe,
+			      const struct marker_site *site)
 {
-	return __marker_probe_fits_sig(probe, site) &&
+	return marker_probe_fits_sig(probe, site) &&
 	       (!probe->pred || marker_pred_fits(probe->pred, site, NULL, 0));
 }
 
-bool __marker_is_glob(const char *name)
+bool marker_is_glob(const char *name)
 {
 	return strpbrk(name, "*?[");
 }
@@ -153,7 +153,7 @@ bool __marker_is_glob(const char *name)
  * pattern adds glob_match()'s "*?[]!-". Nothing else, so that no name can
  * forge a line in the listings or the log.
  */
-bool __marker_valid_name(const char *name)
+bool marker_valid_name(const char *name)
 {
 	const char *p;
 
@@ -168,20 +168,20 @@ bool __marker_valid_name(const char *name)
 /*
  * A pattern names markers of both kinds: a pattern probe passes over the
  * sites of the kind it does not fit, where a probe naming the marker is
- * refused (__marker_probe_fits()).
+ * refused (marker_probe_fits()).
  */
-static bool __marker_probe_skips(const struct marker_probe *probe,
-				 const struct marker_site *site)
+static bool marker_probe_skips(const struct marker_probe *probe,
+			       const struct marker_site *site)
 {
-	return __marker_is_glob(probe->marker) &&
-	       __marker_probe_inline(probe) != __marker_site_inline(site);
+	return marker_is_glob(probe->marker) &&
+	       marker_probe_inline(probe) != marker_site_inline(site);
 }
 
 /*
  * The calls of @probe's function by the sites, on every CPU: exact once
  * no site runs it (a call in progress may be counted or not).
  */
-unsigned long __marker_probe_hits(const struct marker_probe *probe)
+unsigned long marker_probe_hits(const struct marker_probe *probe)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -194,24 +194,24 @@ unsigned long __marker_probe_hits(const struct marker_probe *probe)
 }
 
 /* One dmesg line naming both sides of a mismatch. */
-static void __marker_report_mismatch(const struct marker_probe *probe,
-				     const struct marker_rec *rec)
+static void marker_report_mismatch(const struct marker_probe *probe,
+				   const struct marker_rec *rec)
 {
 	const struct marker_site *site = rec->site;
 	const char *mod = module_name(rec->mod);
 	char want[128], have[128];
 
-	if (__marker_site_inline(site)) {
+	if (marker_site_inline(site)) {
 		pr_err("%s: the marker in %s is inline, it runs its own code: only the action inline arms it, not %ps\n",
 		       site->name, mod, probe->func);
 		return;
 	}
-	if (__marker_probe_inline(probe)) {
+	if (marker_probe_inline(probe)) {
 		pr_err("%s: the action inline arms inline markers (MARK_INLINE()), and the marker in %s calls probes\n",
 		       site->name, mod);
 		return;
 	}
-	if (__marker_probe_fits_sig(probe, site) &&
+	if (marker_probe_fits_sig(probe, site) &&
 	    !WARN_ON_ONCE(!probe->pred)) {
 		marker_pred_fits(probe->pred, site, want, sizeof(want));
 		pr_err("%s: predicate \"%s\" of %ps does not fit the marker in %s: %s\n",
@@ -220,33 +220,33 @@ static void __marker_report_mismatch(const struct marker_probe *probe,
 		return;
 	}
 	if (probe->generic) {
-		__marker_format_check(site, want, sizeof(want));
-		__marker_sig_print(have, sizeof(have), site->sig);
+		marker_format_check(site, want, sizeof(want));
+		marker_sig_print(have, sizeof(have), site->sig);
 		pr_err("%s: format \"%s\" of the marker in %s does not fit its arguments %s (%s): %ps cannot print it\n",
 		       site->name, site->format, mod, have,
 		       want, probe->func);
 		return;
 	}
-	__marker_sig_print(want, sizeof(want), probe->sig);
-	__marker_sig_print(have, sizeof(have), site->sig);
+	marker_sig_print(want, sizeof(want), probe->sig);
+	marker_sig_print(have, sizeof(have), site->sig);
 	pr_err("%s: signature mismatch: probe %ps takes %s, marker in %s passes %s\n",
 	       site->name, probe->func, want, mod, have);
 }
 
 /* -- Entries ---------------------------------------------------------------- */
 
-static u32 __marker_hash(const char *name)
+static u32 marker_hash(const char *name)
 {
 	return jhash(name, strlen(name), 0);
 }
 
 /* The entry of @name, or NULL; under marker_mutex. */
-struct marker_entry *__marker_entry_find(const char *name)
+struct marker_entry *marker_entry_find(const char *name)
 {
 	struct marker_entry *e;
 
 	lockdep_assert_held(&marker_mutex);
-	hash_for_each_possible(marker_table, e, hlist, __marker_hash(name))
+	hash_for_each_possible(marker_table, e, hlist, marker_hash(name))
 		if (!strcmp(e->name, name))
 			return e;
 	return NULL;
@@ -256,11 +256,11 @@ struct marker_entry *__marker_entry_find(const char *name)
  * The entries @probe names, one after the other (start with @e NULL): the
  * entry of its name, or every entry its pattern matches.
  */
-static struct marker_entry *__marker_probe_next(const struct marker_probe *probe,
-						struct marker_entry *e)
+static struct marker_entry *marker_probe_next(const struct marker_probe *probe,
+					      struct marker_entry *e)
 {
-	if (!__marker_is_glob(probe->marker))
-		return e ? NULL : __marker_entry_find(probe->marker);
+	if (!marker_is_glob(probe->marker))
+		return e ? NULL : marker_entry_find(probe->marker);
 	e = list_prepare_entry(e, &marker_entries, list);
 	list_for_each_entry_continue(e, &marker_entries, list)
 		if (glob_match(probe->marker, e->name))
@@ -268,9 +268,9 @@ static struct marker_entry *__marker_probe_next(const struct marker_probe *probe
 	return NULL;
 }
 
-static struct marker_entry *__marker_entry_get(const char *name)
+static struct marker_entry *marker_entry_get(const char *name)
 {
-	struct marker_entry *e = __marker_entry_find(name);
+	struct marker_entry *e = marker_entry_find(name);
 
 	if (e)
 		return e;
@@ -281,12 +281,12 @@ static struct marker_entry *__marker_entry_get(const char *name)
 	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->probes);
 	list_add_tail(&e->list, &marker_entries);
-	hash_add(marker_table, &e->hlist, __marker_hash(name));
+	hash_add(marker_table, &e->hlist, marker_hash(name));
 	return e;
 }
 
 /* Forget @e once nothing refers to it. */
-static void __marker_entry_put(struct marker_entry *e)
+static void marker_entry_put(struct marker_entry *e)
 {
 	lockdep_assert_held(&marker_mutex);
 	if (!list_empty(&e->sites) || !list_empty(&e->probes))
@@ -299,8 +299,8 @@ static void __marker_entry_put(struct marker_entry *e)
 /* -- Site state ------------------------------------------------------------- */
 
 /* The jump entries that may patch @site's code: its module's or vmlinux's. */
-struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
-					 struct jump_entry **stop)
+struct jump_entry *marker_jump_entries(const struct marker_rec *rec,
+				       struct jump_entry **stop)
 {
 	if (rec->mod) {
 		*stop = rec->mod->jump_entries + rec->mod->num_jump_entries;
@@ -321,7 +321,7 @@ struct jump_entry *__marker_jump_entries(const struct marker_rec *rec,
  * bytes to @m if given. Returns the number of entries, or -1 when any of
  * them is not a NOP.
  */
-int __marker_site_code(const struct marker_rec *rec, struct seq_file *m)
+int marker_site_code(const struct marker_rec *rec, struct seq_file *m)
 {
 	const struct marker_site *site = rec->site;
 	struct jump_entry *iter, *stop;
@@ -330,7 +330,7 @@ int __marker_site_code(const struct marker_rec *rec, struct seq_file *m)
 
 	if (!site->key)
 		return 0;
-	for (iter = __marker_jump_entries(rec, &stop); iter < stop; iter++) {
+	for (iter = marker_jump_entries(rec, &stop); iter < stop; iter++) {
 		const u8 *code = (const u8 *)jump_entry_code(iter);
 
 		/* init text may be gone already: only the core's sites are read */
@@ -352,7 +352,7 @@ int __marker_site_code(const struct marker_rec *rec, struct seq_file *m)
 }
 
 /* How many armed sites share @site's static key: all its enables are theirs. */
-static int __marker_key_users(const struct marker_rec *rec)
+static int marker_key_users(const struct marker_rec *rec)
 {
 	struct marker_rec *iter;
 	int users = 0;
@@ -368,7 +368,7 @@ static int __marker_key_users(const struct marker_rec *rec)
  * in near-zero mode, its key enabled only by the registry's arming of the
  * other sites of its name, every patched byte a NOP when none is armed?
  */
-bool __marker_site_at_defaults(const struct marker_rec *rec)
+bool marker_site_at_defaults(const struct marker_rec *rec)
 {
 	const struct marker_site *site = rec->site;
 	int users;
@@ -376,30 +376,30 @@ bool __marker_site_at_defaults(const struct marker_rec *rec)
 	if (rcu_access_pointer(site->funcs) || READ_ONCE(site->call.func))
 		return false;
 	if (site->mode == MARKER_MODE_NEARZERO) {
-		users = __marker_key_users(rec);
+		users = marker_key_users(rec);
 		if (static_key_count(&site->key->key) != users)
 			return false;
-		return users || __marker_site_code(rec, NULL) >= 0;
+		return users || marker_site_code(rec, NULL) >= 0;
 	}
 	return READ_ONCE(site->jump) == MARKER_JUMP_OVER;
 }
 
 /*
  * "armed"; "busy": not armed and not at its defaults; "retrying": at its
- * defaults, wanted by probes, not armed yet (see __marker_retry());
+ * defaults, wanted by probes, not armed yet (see marker_retry());
  * "disarmed".
  */
-const char *__marker_site_state(const struct marker_rec *rec)
+const char *marker_site_state(const struct marker_rec *rec)
 {
 	if (rcu_access_pointer(rec->site->funcs))
 		return "armed";
-	if (!__marker_site_at_defaults(rec))
+	if (!marker_site_at_defaults(rec))
 		return "busy";
 	return rec->retry ? "retrying" : "disarmed";
 }
 
 /* Patch the site itself: the last step of arming, the first of disarming. */
-static void __marker_site_patch(struct marker_site *site, bool on)
+static void marker_site_patch(struct marker_site *site, bool on)
 {
 	if (site->mode == MARKER_MODE_NEARZERO) {
 		/* The key is shared: only its first and last users patch. */
@@ -417,7 +417,7 @@ static void __marker_site_patch(struct marker_site *site, bool on)
 	}
 }
 
-static void __marker_site_retarget(struct marker_site *site, void *func)
+static void marker_site_retarget(struct marker_site *site, void *func)
 {
 #ifdef CONFIG_HAVE_STATIC_CALL
 	marker_stats.call_updates++;
@@ -426,7 +426,7 @@ static void __marker_site_retarget(struct marker_site *site, void *func)
 }
 
 /*
- * What the calls of a stub (__marker_funcs_stub()) and of a predicate's
+ * What the calls of a stub (marker_funcs_stub()) and of a predicate's
  * wrapper are counted in: nobody's. The wrapper counts the calls of its
  * probe in the probe's count itself.
  */
@@ -436,8 +436,8 @@ static DEFINE_PER_CPU(unsigned long, marker_unowned_hits);
  * Add @probe to @funcs, if given; count it either way. A probe with a
  * predicate is called through marker_pred_call(), with the probe as data.
  */
-static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
-				       const struct marker_probe *probe)
+static unsigned int marker_funcs_add(struct marker_funcs *funcs,
+				     const struct marker_probe *probe)
 {
 	struct marker_func *f;
 
@@ -460,9 +460,9 @@ static unsigned int __marker_funcs_add(struct marker_funcs *funcs,
 	return 1;
 }
 
-/* Is @f the entry __marker_funcs_add() made for @probe? */
-static bool __marker_func_is(const struct marker_func *f,
-			     const struct marker_probe *probe)
+/* Is @f the entry marker_funcs_add() made for @probe? */
+static bool marker_func_is(const struct marker_func *f,
+			   const struct marker_probe *probe)
 {
 	if (probe->pred)
 		return f->func == (void *)marker_pred_call && f->data == probe;
@@ -473,20 +473,20 @@ static bool __marker_func_is(const struct marker_func *f,
  * The probes for @site of @e: the exact ones that fit it, then the pattern
  * probes matching @e. Counted, and added to @funcs when given.
  */
-static unsigned int __marker_funcs_collect(struct marker_entry *e,
-					   const struct marker_site *site,
-					   struct marker_funcs *funcs)
+static unsigned int marker_funcs_collect(struct marker_entry *e,
+					 const struct marker_site *site,
+					 struct marker_funcs *funcs)
 {
 	struct marker_probe *probe;
 	unsigned int nr = 0;
 
 	list_for_each_entry(probe, &e->probes, node)
-		if (__marker_probe_fits(probe, site))
-			nr += __marker_funcs_add(funcs, probe);
+		if (marker_probe_fits(probe, site))
+			nr += marker_funcs_add(funcs, probe);
 	list_for_each_entry(probe, &marker_globs, node)
 		if (glob_match(probe->marker, e->name) &&
-		    __marker_probe_fits(probe, site))
-			nr += __marker_funcs_add(funcs, probe);
+		    marker_probe_fits(probe, site))
+			nr += marker_funcs_add(funcs, probe);
 	return nr;
 }
 
@@ -494,9 +494,9 @@ static unsigned int __marker_funcs_collect(struct marker_entry *e,
  * The probes for the site of @rec as a new array: NULL when there are
  * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
  */
-static struct marker_funcs *__marker_funcs_build(struct marker_rec *rec)
+static struct marker_funcs *marker_funcs_build(struct marker_rec *rec)
 {
-	unsigned int nr = __marker_funcs_collect(rec->entry, rec->site, NULL);
+	unsigned int nr = marker_funcs_collect(rec->entry, rec->site, NULL);
 	struct marker_funcs *funcs;
 
 	if (!nr)
@@ -507,17 +507,17 @@ static struct marker_funcs *__marker_funcs_build(struct marker_rec *rec)
 		return ERR_PTR(-ENOMEM);
 	/* freed after @funcs: both after a grace period (struct marker_rec) */
 	funcs->hits = &rec->hits;
-	__marker_funcs_collect(rec->entry, rec->site, funcs);
+	marker_funcs_collect(rec->entry, rec->site, funcs);
 	return funcs;
 }
 
-bool __marker_funcs_has(const struct marker_funcs *funcs,
-			const struct marker_probe *probe)
+bool marker_funcs_has(const struct marker_funcs *funcs,
+		      const struct marker_probe *probe)
 {
 	unsigned int i;
 
 	for (i = 0; funcs && i < funcs->nr; i++)
-		if (__marker_func_is(&funcs->f[i], probe))
+		if (marker_func_is(&funcs->f[i], probe))
 			return true;
 	return false;
 }
@@ -531,11 +531,11 @@ bool __marker_funcs_has(const struct marker_funcs *funcs,
  *   N -> M: publish; direct only if the trampoline already targets the
  *	     one probe left (it is retargeted only from 0 -> 1).
  *   N -> 0: patch the site back, unpublish; the trampoline is reset by
- *	     __marker_sync() after the grace period.
+ *	     marker_sync() after the grace period.
  *
  * The old array is freed after a grace period.
  */
-static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
+static void marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 {
 	struct marker_site *site = rec->site;
 	struct marker_funcs *old;
@@ -549,20 +549,20 @@ static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 
 	if (!old && new) {
 		if (single) {
-			__marker_site_retarget(site, new->f[0].func);
+			marker_site_retarget(site, new->f[0].func);
 			direct = MARKER_FUNCS_DIRECT;
 		}
 		/* read by __MARKER_FIRE() under preempt_disable_notrace() */
 		rcu_assign_pointer(site->funcs,
 				   (struct marker_funcs *)((unsigned long)new | direct));
-		__marker_site_patch(site, true);
+		marker_site_patch(site, true);
 	} else if (old && new) {
 		if (single && READ_ONCE(site->call.func) == new->f[0].func)
 			direct = MARKER_FUNCS_DIRECT;
 		rcu_assign_pointer(site->funcs,
 				   (struct marker_funcs *)((unsigned long)new | direct));
 	} else if (old) {
-		__marker_site_patch(site, false);
+		marker_site_patch(site, false);
 		rcu_assign_pointer(site->funcs, NULL);
 	}
 	if (old)
@@ -574,7 +574,7 @@ static void __marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
  * the trampolines of the sites that lost their last probe. One grace period
  * for the whole batch.
  */
-static void __marker_sync(void)
+static void marker_sync(void)
 {
 	struct marker_entry *e;
 	struct marker_rec *rec;
@@ -586,10 +586,10 @@ static void __marker_sync(void)
 		list_for_each_entry(rec, &e->sites, node)
 			if (!rcu_access_pointer(rec->site->funcs) &&
 			    READ_ONCE(rec->site->call.func))
-				__marker_site_retarget(rec->site, NULL);
+				marker_site_retarget(rec->site, NULL);
 }
 
-static void __marker_stub_func(void)
+static void marker_stub_func(void)
 {
 }
 
@@ -600,16 +600,16 @@ static void __marker_stub_func(void)
  * tp_stub_func is). One entry only: another probe with the same function
  * and data (one by name, one by pattern) stays connected.
  */
-static void __marker_funcs_stub(struct marker_site *site,
-				const struct marker_probe *probe)
+static void marker_funcs_stub(struct marker_site *site,
+			      const struct marker_probe *probe)
 {
 	struct marker_funcs *funcs;
 	unsigned int i;
 
 	funcs = __marker_site_funcs(site);
 	for (i = 0; i < funcs->nr; i++) {
-		if (__marker_func_is(&funcs->f[i], probe)) {
-			WRITE_ONCE(funcs->f[i].func, (void *)__marker_stub_func);
+		if (marker_func_is(&funcs->f[i], probe)) {
+			WRITE_ONCE(funcs->f[i].func, (void *)marker_stub_func);
 			/*
 			 * @probe's count is freed after the grace period that
 			 * follows; a site that read it before still counts in
@@ -624,8 +624,8 @@ static void __marker_funcs_stub(struct marker_site *site,
 /* -- Probes ---------------------------------------------------------------- */
 
 /* Is @probe, or the same function with the same data, on @list already? */
-static bool __marker_probe_is_dup(const struct marker_probe *probe,
-				  struct list_head *list)
+static bool marker_probe_is_dup(const struct marker_probe *probe,
+				struct list_head *list)
 {
 	struct marker_probe *iter;
 
@@ -641,23 +641,23 @@ static bool __marker_probe_is_dup(const struct marker_probe *probe,
  * those sites, or -EINVAL (signature) or -EBUSY (a site not at its
  * defaults), having said why.
  */
-static int __marker_probe_check(const struct marker_probe *probe)
+static int marker_probe_check(const struct marker_probe *probe)
 {
 	struct marker_rec *rec;
 	struct marker_entry *e;
 	int nr = 0;
 
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e)) {
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e)) {
 		list_for_each_entry(rec, &e->sites, node) {
-			if (__marker_probe_skips(probe, rec->site))
+			if (marker_probe_skips(probe, rec->site))
 				continue;
-			if (!__marker_probe_fits(probe, rec->site)) {
-				__marker_report_mismatch(probe, rec);
+			if (!marker_probe_fits(probe, rec->site)) {
+				marker_report_mismatch(probe, rec);
 				return -EINVAL;
 			}
 			if (!rcu_access_pointer(rec->site->funcs) &&
-			    !__marker_site_at_defaults(rec)) {
+			    !marker_site_at_defaults(rec)) {
 				pr_err("%s: site in %s is not at its defaults (patched by someone else), refusing to arm it\n",
 				       e->name, module_name(rec->mod));
 				return -EBUSY;
@@ -669,7 +669,7 @@ static int __marker_probe_check(const struct marker_probe *probe)
 }
 
 /* Connect @probe, already on its list, to the @nr sites it names. */
-static int __marker_probe_attach(const struct marker_probe *probe, int nr)
+static int marker_probe_attach(const struct marker_probe *probe, int nr)
 {
 	struct marker_funcs **news;
 	struct marker_rec *rec;
@@ -682,12 +682,12 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	news = kcalloc(nr, sizeof(*news), GFP_KERNEL);
 	if (!news)
 		return -ENOMEM;
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e)) {
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e)) {
 		list_for_each_entry(rec, &e->sites, node) {
-			if (__marker_probe_skips(probe, rec->site))
+			if (marker_probe_skips(probe, rec->site))
 				continue;
-			news[i] = __marker_funcs_build(rec);
+			news[i] = marker_funcs_build(rec);
 			if (IS_ERR(news[i]))
 				goto free_news;
 			i++;
@@ -695,11 +695,11 @@ static int __marker_probe_attach(const struct marker_probe *probe, int nr)
 	}
 
 	i = 0;
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e))
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e))
 		list_for_each_entry(rec, &e->sites, node)
-			if (!__marker_probe_skips(probe, rec->site))
-				__marker_site_set(rec, news[i++]);
+			if (!marker_probe_skips(probe, rec->site))
+				marker_site_set(rec, news[i++]);
 	kfree(news);
 	return 0;
 
@@ -711,15 +711,15 @@ free_news:
 }
 
 /* The first site @probe names and does not pass over, or NULL. */
-static struct marker_rec *__marker_probe_first_site(const struct marker_probe *probe)
+static struct marker_rec *marker_probe_first_site(const struct marker_probe *probe)
 {
 	struct marker_rec *rec;
 	struct marker_entry *e;
 
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e))
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e))
 		list_for_each_entry(rec, &e->sites, node)
-			if (!__marker_probe_skips(probe, rec->site))
+			if (!marker_probe_skips(probe, rec->site))
 				return rec;
 	return NULL;
 }
@@ -729,7 +729,7 @@ static struct marker_rec *__marker_probe_first_site(const struct marker_probe *p
  * After the grace period that followed its disconnection, or when no
  * array was published with it.
  */
-static void __marker_probe_release(struct marker_probe *probe)
+static void marker_probe_release(struct marker_probe *probe)
 {
 	free_percpu(probe->hits);
 	probe->hits = NULL;
@@ -738,9 +738,9 @@ static void __marker_probe_release(struct marker_probe *probe)
 }
 
 /* Is @probe print or stack, which record their names' events? */
-static bool __marker_probe_prints(const struct marker_probe *probe)
+static bool marker_probe_prints(const struct marker_probe *probe)
 {
-	return probe->generic && __marker_action_formats(probe->func);
+	return probe->generic && marker_action_formats(probe->func);
 }
 
 /**
@@ -776,13 +776,13 @@ int marker_probe_register(struct marker_probe *probe)
 		pr_err("refusing a probe without a marker name, function or signature\n");
 		return -EINVAL;
 	}
-	if (!__marker_valid_name(probe->marker)) {
+	if (!marker_valid_name(probe->marker)) {
 		pr_err("refusing probe %ps: '%*pE' is not a marker name or glob pattern\n",
 		       probe->func, (int)strnlen(probe->marker, MARKER_NAME_MAX + 1),
 		       probe->marker);
 		return -EINVAL;
 	}
-	if (!probe->generic && __marker_is_glob(probe->marker)) {
+	if (!probe->generic && marker_is_glob(probe->marker)) {
 		pr_err("%s: typed probe %ps needs a marker name, not a pattern\n",
 		       probe->marker, probe->func);
 		return -EINVAL;
@@ -795,26 +795,26 @@ int marker_probe_register(struct marker_probe *probe)
 		ret = -EEXIST;
 		goto unlock;
 	}
-	if (__marker_is_glob(probe->marker)) {
+	if (marker_is_glob(probe->marker)) {
 		list = &marker_globs;
 	} else {
-		e = __marker_entry_get(probe->marker);
+		e = marker_entry_get(probe->marker);
 		if (IS_ERR(e)) {
 			ret = PTR_ERR(e);
 			goto unlock;
 		}
 		list = &e->probes;
 	}
-	if (__marker_probe_is_dup(probe, list)) {
+	if (marker_probe_is_dup(probe, list)) {
 		pr_err("%s: probe %ps with data %p is already registered\n",
 		       probe->marker, probe->func, probe->data);
 		ret = -EEXIST;
 		goto put_entry;
 	}
-	/* read by the sites through their arrays (__marker_funcs_add()) */
+	/* read by the sites through their arrays (marker_funcs_add()) */
 	if (probe->filter) {
 		probe->pred = marker_pred_compile(probe,
-						  __marker_probe_first_site(probe));
+						  marker_probe_first_site(probe));
 		if (IS_ERR(probe->pred)) {
 			ret = PTR_ERR(probe->pred);
 			probe->pred = NULL;
@@ -826,28 +826,28 @@ int marker_probe_register(struct marker_probe *probe)
 		ret = -ENOMEM;
 		goto release_probe;
 	}
-	ret = __marker_probe_check(probe);
+	ret = marker_probe_check(probe);
 	if (ret < 0)
 		goto release_probe;
 
 	list_add_tail(&probe->node, list);
-	ret = __marker_probe_attach(probe, ret);
+	ret = marker_probe_attach(probe, ret);
 	if (ret)
 		goto del_probe;
 	probe->registered = true;
 	mutex_unlock(&marker_mutex);
 	/* print and stack record the event of each name they reach */
-	if (__marker_probe_prints(probe))
+	if (marker_probe_prints(probe))
 		marker_events_sync();
 	return 0;
 
 del_probe:
 	list_del(&probe->node);
 release_probe:
-	__marker_probe_release(probe);	/* no array was published with it */
+	marker_probe_release(probe);	/* no array was published with it */
 put_entry:
 	if (e)
-		__marker_entry_put(e);
+		marker_entry_put(e);
 unlock:
 	mutex_unlock(&marker_mutex);
 	return ret;
@@ -858,7 +858,7 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  * Disconnect @probe everywhere and take it off its list; true when a grace
  * period is needed. The caller puts @probe's entry, if it has one.
  */
-static bool __marker_probe_detach(struct marker_probe *probe)
+static bool marker_probe_detach(struct marker_probe *probe)
 {
 	struct marker_funcs *new;
 	struct marker_rec *rec;
@@ -869,17 +869,17 @@ static bool __marker_probe_detach(struct marker_probe *probe)
 	list_del(&probe->node);
 	probe->registered = false;
 
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e)) {
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e)) {
 		list_for_each_entry(rec, &e->sites, node) {
-			if (!__marker_funcs_has(__marker_site_funcs(rec->site), probe))
+			if (!marker_funcs_has(__marker_site_funcs(rec->site), probe))
 				continue;
 			sync = true;
-			new = __marker_funcs_build(rec);
+			new = marker_funcs_build(rec);
 			if (IS_ERR(new))
-				__marker_funcs_stub(rec->site, probe);
+				marker_funcs_stub(rec->site, probe);
 			else
-				__marker_site_set(rec, new);
+				marker_site_set(rec, new);
 		}
 	}
 	return sync;
@@ -909,20 +909,20 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 	for (i = 0; i < nr; i++) {
 		if (WARN_ON_ONCE(!probes[i]->registered))
 			continue;
-		prints |= __marker_probe_prints(probes[i]);
+		prints |= marker_probe_prints(probes[i]);
 		e = NULL;
-		if (!__marker_is_glob(probes[i]->marker))
-			e = __marker_entry_find(probes[i]->marker);
-		sync |= __marker_probe_detach(probes[i]);
+		if (!marker_is_glob(probes[i]->marker))
+			e = marker_entry_find(probes[i]->marker);
+		sync |= marker_probe_detach(probes[i]);
 		if (e)
-			__marker_entry_put(e);
+			marker_entry_put(e);
 	}
 	if (sync)
-		__marker_sync();
+		marker_sync();
 	/* no site reads them any more: the grace period, or no array */
 	for (i = 0; i < nr; i++)
 		if (!probes[i]->registered)
-			__marker_probe_release(probes[i]);
+			marker_probe_release(probes[i]);
 	mutex_unlock(&marker_mutex);
 	if (prints)
 		marker_events_sync();
@@ -1015,18 +1015,18 @@ void marker_walk_probes(marker_probe_walk_fn fn, void *priv)
 }
 
 /* How many sites @probe is connected to; under marker_mutex. */
-unsigned int __marker_probe_sites(const struct marker_probe *probe)
+unsigned int marker_probe_sites(const struct marker_probe *probe)
 {
 	struct marker_entry *e;
 	struct marker_rec *rec;
 	unsigned int nr = 0;
 
 	lockdep_assert_held(&marker_mutex);
-	for (e = __marker_probe_next(probe, NULL); e;
-	     e = __marker_probe_next(probe, e))
+	for (e = marker_probe_next(probe, NULL); e;
+	     e = marker_probe_next(probe, e))
 		list_for_each_entry(rec, &e->sites, node)
-			nr += __marker_funcs_has(__marker_site_funcs(rec->site),
-						 probe);
+			nr += marker_funcs_has(__marker_site_funcs(rec->site),
+					       probe);
 	return nr;
 }
 
@@ -1034,7 +1034,7 @@ unsigned int __marker_probe_sites(const struct marker_probe *probe)
  * marker_pattern_has_sites() - would an action reach a site now?
  * @pattern: a marker name or a glob pattern
  * @fn: the action (a generic probe function): a pattern passes over the
- *	sites of the kind @fn does not fit (__marker_probe_skips())
+ *	sites of the kind @fn does not fit (marker_probe_skips())
  *
  * Context: process context, takes marker_mutex.
  * Return: true when @pattern names a loaded site that @fn would not pass
@@ -1050,10 +1050,10 @@ bool marker_pattern_has_sites(const char *pattern, marker_generic_fn fn)
 	bool known = false;
 
 	mutex_lock(&marker_mutex);
-	for (e = __marker_probe_next(&probe, NULL); e && !known;
-	     e = __marker_probe_next(&probe, e))
+	for (e = marker_probe_next(&probe, NULL); e && !known;
+	     e = marker_probe_next(&probe, e))
 		list_for_each_entry(rec, &e->sites, node)
-			known |= !__marker_probe_skips(&probe, rec->site);
+			known |= !marker_probe_skips(&probe, rec->site);
 	mutex_unlock(&marker_mutex);
 	return known;
 }
@@ -1071,7 +1071,7 @@ void marker_stats_read(struct marker_stats *stats)
 /* -- Site records ---------------------------------------------------------- */
 
 /* The record of @site, if the registry knows it. */
-struct marker_rec *__marker_rec_find(const struct marker_site *site)
+struct marker_rec *marker_rec_find(const struct marker_site *site)
 {
 	struct marker_rec *rec;
 
@@ -1083,16 +1083,16 @@ struct marker_rec *__marker_rec_find(const struct marker_site *site)
 }
 
 /*
- * A record for @site of @mod (NULL: vmlinux), for __marker_sites_add();
+ * A record for @site of @mod (NULL: vmlinux), for marker_sites_add();
  * NULL when the registry knows the site already, ERR_PTR(-ENOMEM).
  */
-struct marker_rec *__marker_rec_alloc(struct marker_site *site,
-				      struct module *mod)
+struct marker_rec *marker_rec_alloc(struct marker_site *site,
+				    struct module *mod)
 {
 	struct marker_rec *rec;
 
 	lockdep_assert_held(&marker_mutex);
-	if (__marker_rec_find(site))
+	if (marker_rec_find(site))
 		return NULL;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
@@ -1107,7 +1107,7 @@ struct marker_rec *__marker_rec_alloc(struct marker_site *site,
  * Forget the site of @rec, whose arrays are unpublished: an action that
  * read one of them may still count in @rec->hits until a grace period.
  */
-void __marker_rec_forget(struct marker_rec *rec)
+void marker_rec_forget(struct marker_rec *rec)
 {
 	lockdep_assert_held(&marker_mutex);
 	list_del(&rec->node);
@@ -1122,9 +1122,9 @@ void __marker_rec_forget(struct marker_rec *rec)
  * under RCU: the module's init symbols are freed after a grace period
  * once it is live.
  */
-static unsigned int __marker_module_syms(struct module *mod,
-					 struct marker_site **sites,
-					 unsigned int max, unsigned int *nr)
+static unsigned int marker_module_syms(struct module *mod,
+				       struct marker_site **sites,
+				       unsigned int max, unsigned int *nr)
 {
 	struct mod_kallsyms *ks;
 	unsigned int i, n = 0;
@@ -1156,8 +1156,8 @@ static unsigned int __marker_module_syms(struct module *mod,
 	return n;
 }
 
-/* Free the records on @found, which __marker_sites_add() did not take. */
-static void __marker_recs_free(struct list_head *found)
+/* Free the records on @found, which marker_sites_add() did not take. */
+static void marker_recs_free(struct list_head *found)
 {
 	struct marker_rec *rec, *tmp;
 
@@ -1172,7 +1172,7 @@ static void __marker_recs_free(struct list_head *found)
  * not know yet: a record for each, linked on @found. Return: 0, or
  * -ENOMEM with nothing claimed.
  */
-static int __marker_module_scan(struct module *mod, struct list_head *found)
+static int marker_module_scan(struct module *mod, struct list_head *found)
 {
 	struct marker_site **sites = NULL;
 	unsigned int n, nr, max = 0, i;
@@ -1180,7 +1180,7 @@ static int __marker_module_scan(struct module *mod, struct list_head *found)
 
 	lockdep_assert_held(&marker_mutex);
 	/* count, then list; again if the table grew in between */
-	while ((n = __marker_module_syms(mod, sites, max, &nr)) > max) {
+	while ((n = marker_module_syms(mod, sites, max, &nr)) > max) {
 		kvfree(sites);
 		max = n;
 		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
@@ -1188,10 +1188,10 @@ static int __marker_module_scan(struct module *mod, struct list_head *found)
 			return -ENOMEM;
 	}
 	for (i = 0; i < nr; i++) {
-		rec = __marker_rec_alloc(sites[i], mod);
+		rec = marker_rec_alloc(sites[i], mod);
 		if (IS_ERR(rec)) {
 			kvfree(sites);
-			__marker_recs_free(found);
+			marker_recs_free(found);
 			return PTR_ERR(rec);
 		}
 		if (rec)
@@ -1220,12 +1220,12 @@ static unsigned long marker_retry_delay = MARKER_RETRY_MIN;
  * defaults; otherwise flag it for marker_retry_work. Return: true when
  * flagged.
  */
-static bool __marker_site_arm(struct marker_rec *rec)
+static bool marker_site_arm(struct marker_rec *rec)
 {
 	struct marker_funcs *funcs;
 
 	lockdep_assert_held(&marker_mutex);
-	funcs = __marker_funcs_build(rec);
+	funcs = marker_funcs_build(rec);
 	if (!funcs) {			/* no probe wants it (any more) */
 		rec->retry = false;
 		return false;
@@ -1237,7 +1237,7 @@ static bool __marker_site_arm(struct marker_rec *rec)
 		rec->retry = true;
 		return true;
 	}
-	if (!__marker_site_at_defaults(rec)) {
+	if (!marker_site_at_defaults(rec)) {
 		if (!rec->retry)
 			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it until it is\n",
 			       rec->site->name, module_name(rec->mod));
@@ -1245,12 +1245,12 @@ static bool __marker_site_arm(struct marker_rec *rec)
 		rec->retry = true;
 		return true;
 	}
-	__marker_site_set(rec, funcs);
+	marker_site_set(rec, funcs);
 	return false;
 }
 
 /* Try the flagged sites again; true if some are still flagged. */
-bool __marker_retry(void)
+bool marker_retry(void)
 {
 	struct marker_entry *e;
 	struct marker_rec *rec;
@@ -1260,11 +1260,11 @@ bool __marker_retry(void)
 	list_for_each_entry(e, &marker_entries, list)
 		list_for_each_entry(rec, &e->sites, node)
 			if (rec->retry)
-				again |= __marker_site_arm(rec);
+				again |= marker_site_arm(rec);
 	return again;
 }
 
-static void __marker_retry_schedule(bool again)
+static void marker_retry_schedule(bool again)
 {
 	lockdep_assert_held(&marker_mutex);
 	if (!again || marker_closing) {
@@ -1279,17 +1279,17 @@ static void marker_retry_fn(struct work_struct *work)
 {
 	mutex_lock(&marker_mutex);
 	if (!marker_closing)
-		__marker_retry_schedule(__marker_retry());
+		marker_retry_schedule(marker_retry());
 	mutex_unlock(&marker_mutex);
 }
 
 /*
- * Learn the sites of the records on @found (__marker_rec_alloc()) and
+ * Learn the sites of the records on @found (marker_rec_alloc()) and
  * connect the pending probes that fit. Return: 0, or -ENOMEM when the
  * entry of a site's name could not be allocated: the sites learnt are
  * kept, that one is not.
  */
-int __marker_sites_add(struct list_head *found)
+int marker_sites_add(struct list_head *found)
 {
 	struct marker_rec *rec, *tmp;
 	struct marker_probe *probe;
@@ -1302,7 +1302,7 @@ int __marker_sites_add(struct list_head *found)
 		struct marker_site *site = rec->site;
 
 		list_del(&rec->node);
-		e = __marker_entry_get(site->name);
+		e = marker_entry_get(site->name);
 		if (IS_ERR(e)) {
 			ret = PTR_ERR(e);
 			kfree(rec);	/* never published */
@@ -1312,36 +1312,36 @@ int __marker_sites_add(struct list_head *found)
 		list_add_tail(&rec->node, &e->sites);
 		hash_add(marker_recs, &rec->hnode, (unsigned long)site);
 		list_for_each_entry(probe, &e->probes, node)
-			if (!__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, rec);
+			if (!marker_probe_fits(probe, site))
+				marker_report_mismatch(probe, rec);
 		list_for_each_entry(probe, &marker_globs, node)
 			if (glob_match(probe->marker, e->name) &&
-			    !__marker_probe_skips(probe, site) &&
-			    !__marker_probe_fits(probe, site))
-				__marker_report_mismatch(probe, rec);
-		again |= __marker_site_arm(rec);
+			    !marker_probe_skips(probe, site) &&
+			    !marker_probe_fits(probe, site))
+				marker_report_mismatch(probe, rec);
+		again |= marker_site_arm(rec);
 	}
 	if (again && !delayed_work_pending(&marker_retry_work))
-		__marker_retry_schedule(true);
+		marker_retry_schedule(true);
 	return ret;
 }
 
 /*
  * Learn the sites of @mod and connect the pending probes that fit.
  * Return: 0, or -ENOMEM when some sites could not be learnt (none, or
- * not all: see __marker_sites_add()).
+ * not all: see marker_sites_add()).
  */
-static int __marker_module_add(struct module *mod)
+static int marker_module_add(struct module *mod)
 {
 	LIST_HEAD(found);
 	int ret;
 
 	lockdep_assert_held(&marker_mutex);
-	ret = __marker_module_scan(mod, &found);
+	ret = marker_module_scan(mod, &found);
 	if (ret)
 		return ret;
-	ret = __marker_sites_add(&found);
-	__marker_locs_add(mod);
+	ret = marker_sites_add(&found);
+	marker_locs_add(mod);
 	return ret;
 }
 
@@ -1355,7 +1355,7 @@ static int __marker_module_add(struct module *mod)
  * records have no module (module_name() says "kernel"), their jump entries
  * are vmlinux's, and they are never forgotten: vmlinux does not go away.
  */
-static int __marker_vmlinux_add(void)
+static int marker_vmlinux_add(void)
 {
 	struct marker_site *site;
 	struct marker_rec *rec;
@@ -1369,17 +1369,17 @@ static int __marker_vmlinux_add(void)
 			       site->abi, MARKER_SITE_ABI);
 			break;
 		}
-		rec = __marker_rec_alloc(site, NULL);
+		rec = marker_rec_alloc(site, NULL);
 		if (IS_ERR(rec)) {
-			__marker_recs_free(&found);
+			marker_recs_free(&found);
 			ret = PTR_ERR(rec);
 			goto unlock;
 		}
 		if (rec)
 			list_add_tail(&rec->node, &found);
 	}
-	ret = __marker_sites_add(&found);
-	__marker_locs_add_vmlinux();
+	ret = marker_sites_add(&found);
+	marker_locs_add_vmlinux();
 unlock:
 	mutex_unlock(&marker_mutex);
 	if (ret)
@@ -1387,7 +1387,7 @@ unlock:
 	return ret;
 }
 #else
-static inline int __marker_vmlinux_add(void)
+static inline int marker_vmlinux_add(void)
 {
 	return 0;
 }
@@ -1398,20 +1398,20 @@ static inline int __marker_vmlinux_add(void)
  * keep it on @forgotten until its count can be freed, after the grace
  * period (its module's memory stays until the notifier returns).
  */
-static bool __marker_probe_forget(struct marker_probe *probe,
-				  struct list_head *forgotten)
+static bool marker_probe_forget(struct marker_probe *probe,
+				struct list_head *forgotten)
 {
 	bool sync;
 
 	pr_err("%s: module %s is going with probe %ps still registered, detaching it\n",
 	       probe->marker, module_name(probe->owner), probe->func);
-	sync = __marker_probe_detach(probe);
+	sync = marker_probe_detach(probe);
 	list_add(&probe->node, forgotten);
 	return sync;
 }
 
 /* @mod is going: forget its sites, and detach probes it left registered. */
-static void __marker_module_remove(struct module *mod)
+static void marker_module_remove(struct module *mod)
 {
 	struct marker_probe *probe, *ptmp;
 	struct marker_rec *rec, *rtmp;
@@ -1423,10 +1423,10 @@ static void __marker_module_remove(struct module *mod)
 	list_for_each_entry(e, &marker_entries, list)
 		list_for_each_entry_safe(probe, ptmp, &e->probes, node)
 			if (probe->owner == mod)
-				sync |= __marker_probe_forget(probe, &forgotten);
+				sync |= marker_probe_forget(probe, &forgotten);
 	list_for_each_entry_safe(probe, ptmp, &marker_globs, node)
 		if (probe->owner == mod)
-			sync |= __marker_probe_forget(probe, &forgotten);
+			sync |= marker_probe_forget(probe, &forgotten);
 	list_for_each_entry_safe(e, etmp, &marker_entries, list) {
 		list_for_each_entry_safe(rec, rtmp, &e->sites, node) {
 			struct marker_funcs *old = __marker_site_funcs(rec->site);
@@ -1440,16 +1440,16 @@ static void __marker_module_remove(struct module *mod)
 			RCU_INIT_POINTER(rec->site->funcs, NULL);
 			if (old)
 				kfree_rcu(old, rcu);
-			__marker_rec_forget(rec);
+			marker_rec_forget(rec);
 		}
-		__marker_entry_put(e);
+		marker_entry_put(e);
 	}
-	__marker_locs_remove(mod);
+	marker_locs_remove(mod);
 	if (sync)
-		__marker_sync();
+		marker_sync();
 	list_for_each_entry_safe(probe, ptmp, &forgotten, node) {
 		list_del(&probe->node);
-		__marker_probe_release(probe);
+		marker_probe_release(probe);
 	}
 }
 
@@ -1461,7 +1461,7 @@ static void __marker_module_remove(struct module *mod)
  * while still alive (its GOING notification waits for marker_mutex), and
  * its notification then finds nothing to do.
  */
-static void __marker_forget_all(void)
+static void marker_forget_all(void)
 {
 	struct marker_rec *rec, *rtmp;
 	struct marker_entry *e, *etmp;
@@ -1473,17 +1473,17 @@ static void __marker_forget_all(void)
 		WARN_ON_ONCE(!list_empty(&e->probes) || !list_empty(&marker_globs));
 		list_for_each_entry_safe(rec, rtmp, &e->sites, node) {
 			WARN_ON_ONCE(rcu_access_pointer(rec->site->funcs));
-			__marker_rec_forget(rec);
+			marker_rec_forget(rec);
 		}
 		hash_del(&e->hlist);
 		list_del(&e->list);
 		kfree(e);
 	}
-	__marker_locs_remove_all();
+	marker_locs_remove_all();
 }
 
-static int __marker_module_notify(struct notifier_block *nb,
-				  unsigned long action, void *data)
+static int marker_module_notify(struct notifier_block *nb,
+				unsigned long action, void *data)
 {
 	struct module *mod = data;
 	int ret = 0;
@@ -1506,26 +1506,26 @@ static int __marker_module_notify(struct notifier_block *nb,
 		 * "retrying", never there and unknown. Its GOING call goes to
 		 * the notifiers that said yes, not to this one.
 		 */
-		ret = __marker_module_add(mod);
+		ret = marker_module_add(mod);
 		if (ret) {
 			pr_err("%s: no memory to track its markers: refusing the module\n",
 			       mod->name);
-			__marker_module_remove(mod);
+			marker_module_remove(mod);
 		}
 		break;
 	/*
 	 * Again when live, for a module that was coming while the registry
 	 * initialised: its COMING call preceded our notifier, and it joined
-	 * the module kset after __marker_add_loaded_modules() walked it.
+	 * the module kset after marker_add_loaded_modules() walked it.
 	 * Sites already known are skipped.
 	 */
 	case MODULE_STATE_LIVE:
-		if (__marker_module_add(mod))
+		if (marker_module_add(mod))
 			pr_err("%s: no memory to track its markers, some stay disarmed\n",
 			       mod->name);
 		break;
 	case MODULE_STATE_GOING:
-		__marker_module_remove(mod);
+		marker_module_remove(mod);
 		break;
 	}
 	mutex_unlock(&marker_mutex);
@@ -1536,11 +1536,11 @@ static int __marker_module_notify(struct notifier_block *nb,
 
 /* After jump_label's notifier (priority 1) has taken the module's keys. */
 static struct notifier_block marker_module_nb = {
-	.notifier_call = __marker_module_notify,
+	.notifier_call = marker_module_notify,
 	.priority = 0,
 };
 
-static struct kset *__marker_module_kset(void)
+static struct kset *marker_module_kset(void)
 {
 #ifdef MODULE
 	return THIS_MODULE->mkobj.kobj.kset;
@@ -1554,7 +1554,7 @@ static struct kset *__marker_module_kset(void)
  * module kset. Pin each live one, then learn its sites. Runs after the
  * notifier is registered, so a module loading meanwhile is seen by the
  * walk, by its COMING or LIVE notification, or by several:
- * __marker_module_scan() skips sites already known.
+ * marker_module_scan() skips sites already known.
  *
  * A module still COMING is left to its LIVE notification: try_module_get()
  * would pin it, but a module whose init fails is freed whatever its
@@ -1562,9 +1562,9 @@ static struct kset *__marker_module_kset(void)
  * Its kobject leaves the kset before it is freed, so under list_lock its
  * state can be read.
  */
-static int __marker_add_loaded_modules(void)
+static int marker_add_loaded_modules(void)
 {
-	struct kset *kset = __marker_module_kset();
+	struct kset *kset = marker_module_kset();
 	unsigned int nr = 0, max = 0, i;
 	struct module **mods;
 	struct kobject *k;
@@ -1594,7 +1594,7 @@ static int __marker_add_loaded_modules(void)
 
 	for (i = 0; i < nr; i++) {
 		mutex_lock(&marker_mutex);
-		if (__marker_module_add(mods[i])) {
+		if (marker_module_add(mods[i])) {
 			pr_err("%s: no memory to track its markers\n",
 			       mods[i]->name);
 			ret = -ENOMEM;
@@ -1625,9 +1625,9 @@ int marker_registry_start(void)
 	ret = register_module_notifier(&marker_module_nb);
 	if (ret)
 		return ret;
-	ret = __marker_add_loaded_modules();
+	ret = marker_add_loaded_modules();
 	if (!ret)
-		ret = __marker_vmlinux_add();
+		ret = marker_vmlinux_add();
 	if (ret)
 		marker_registry_stop();
 	return ret;
@@ -1636,7 +1636,7 @@ int marker_registry_start(void)
 /**
  * marker_registry_stop() - forget every site, and stop listening
  *
- * Forgets, then unregisters the notifier: see __marker_forget_all().
+ * Forgets, then unregisters the notifier: see marker_forget_all().
  * Every probe is unregistered by then (probe modules depend on the
  * registry, and its own consumers go first).
  *
@@ -1645,7 +1645,7 @@ int marker_registry_start(void)
 void marker_registry_stop(void)
 {
 	mutex_lock(&marker_mutex);
-	__marker_forget_all();
+	marker_forget_all();
 	mutex_unlock(&marker_mutex);
 	cancel_delayed_work_sync(&marker_retry_work);	/* sees marker_closing */
 	marker_race_window();

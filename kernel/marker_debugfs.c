@@ -18,10 +18,10 @@ static struct dentry *marker_debugfs;
 
 /*
  * The consumers connected to @site, by kind: "typed:1,action:2", "-" for
- * none (see __marker_consumer_kind()).
+ * none (see marker_consumer_kind()).
  */
-static void __marker_site_show_consumers(const struct marker_site *site,
-					 struct seq_file *m)
+static void marker_site_show_consumers(const struct marker_site *site,
+				       struct seq_file *m)
 {
 	static const char *const kinds[] = {
 		"typed", "generic", "action", "event",
@@ -35,8 +35,8 @@ static void __marker_site_show_consumers(const struct marker_site *site,
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		nr = 0;
 		for (i = 0; funcs && i < funcs->nr; i++) {
-			func = __marker_func_fn(&funcs->f[i], &generic);
-			nr += !strcmp(__marker_consumer_kind(func, generic),
+			func = marker_func_fn(&funcs->f[i], &generic);
+			nr += !strcmp(marker_consumer_kind(func, generic),
 				      kinds[k]);
 		}
 		if (nr) {
@@ -64,7 +64,7 @@ static void __marker_site_show_consumers(const struct marker_site *site,
  * registry's action, the trace event's probe). Each consumer's own count
  * is in the probes file.
  */
-static void __marker_list_site(const struct marker_rec *rec, void *priv)
+static void marker_list_site(const struct marker_rec *rec, void *priv)
 {
 	const struct marker_site *site = rec->site;
 	struct marker_funcs *funcs = __marker_site_funcs(site);
@@ -73,19 +73,19 @@ static void __marker_list_site(const struct marker_rec *rec, void *priv)
 	seq_printf(m, "%s %s %s %s %u %ld %lu %s ", site->name,
 		   module_name(rec->mod),
 		   site->mode == MARKER_MODE_NEARZERO ? "near-zero" : "portable",
-		   __marker_site_state(rec), funcs ? funcs->nr : 0,
+		   marker_site_state(rec), funcs ? funcs->nr : 0,
 		   atomic_long_read(&rec->hits), rec->entry->fired,
 		   *site->sig ? site->sig : "-");
 	if (site->mode == MARKER_MODE_NEARZERO)
-		__marker_site_show_locs(rec, m, false);
+		marker_site_show_locs(rec, m, false);
 	else
 		seq_puts(m, READ_ONCE(site->jump) == MARKER_JUMP_OVER ?
 			 "over" : "call");
 	seq_putc(m, ' ');
-	__marker_site_show_locs(rec, m, true);
+	marker_site_show_locs(rec, m, true);
 	seq_printf(m, " %s ", site->kind == MARKER_KIND_INLINE ?
 		   "inline" : "call");
-	__marker_site_show_consumers(site, m);
+	marker_site_show_consumers(site, m);
 	/* non-printable bytes escaped: one line a site */
 	seq_printf(m, " \"%*pE\"\n", (int)strlen(site->format), site->format);
 }
@@ -93,13 +93,13 @@ static void __marker_list_site(const struct marker_rec *rec, void *priv)
 static int marker_list_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "# name module mode state probes hits fired signature code symbol kind consumers format\n");
-	marker_walk_sites(__marker_list_site, m);
+	marker_walk_sites(marker_list_site, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_list);
 
 /* One line of the probes file: @probe and the number of sites it runs at. */
-static void __marker_probe_show(const struct marker_probe *probe, void *priv)
+static void marker_probe_show(const struct marker_probe *probe, void *priv)
 {
 	char func[KSYM_SYMBOL_LEN];
 	struct seq_file *m = priv;
@@ -110,8 +110,8 @@ static void __marker_probe_show(const struct marker_probe *probe, void *priv)
 	seq_printf(m, "%s %s %s %s %s %u %lu", probe->marker, func,
 		   module_name(probe->owner),
 		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
-		   __marker_consumer_kind(probe->func, probe->generic),
-		   __marker_probe_sites(probe), __marker_probe_hits(probe));
+		   marker_consumer_kind(probe->func, probe->generic),
+		   marker_probe_sites(probe), marker_probe_hits(probe));
 	/* as written, non-printable bytes escaped: one line a probe */
 	if (probe->pred)
 		seq_printf(m, " if %*pE",
@@ -124,7 +124,7 @@ static void __marker_probe_show(const struct marker_probe *probe, void *priv)
  * One line per registered probe, every consumer of the markers:
  *   marker function module signature kind sites hits [if PREDICATE]
  * marker: a name, or a glob pattern; signature: * for a generic probe;
- * kind: typed, generic, action or event (__marker_consumer_kind());
+ * kind: typed, generic, action or event (marker_consumer_kind());
  * sites: the number of sites it is connected to, 0 while it is pending;
  * hits: the calls of this probe by the sites since it was registered, on
  * every site it reached (a pattern's: on every marker it matches), not
@@ -134,7 +134,7 @@ static void __marker_probe_show(const struct marker_probe *probe, void *priv)
 static int marker_probes_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "# marker function module signature kind sites hits\n");
-	marker_walk_probes(__marker_probe_show, m);
+	marker_walk_probes(marker_probe_show, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_probes);
@@ -201,8 +201,8 @@ static int marker_control_enable(const char *pattern, const char *action,
 	}
 	if (!marker_pattern_has_sites(pattern, fn)) {
 		pr_err("control: no loaded marker %smatches %s\n",
-		       __marker_is_glob(pattern) ?
-		       (__marker_action_inline(fn) ? "of kind inline " :
+		       marker_is_glob(pattern) ?
+		       (marker_action_inline(fn) ? "of kind inline " :
 						     "of kind call ") : "",
 		       pattern);
 		return -ENOENT;
@@ -240,7 +240,7 @@ static int marker_control_disable(const char *pattern)
 }
 
 /* The next blank-separated word of *@p, or NULL. */
-static char *__marker_next_word(char **p)
+static char *marker_next_word(char **p)
 {
 	char *word = skip_spaces(*p);
 
@@ -257,7 +257,7 @@ static char *__marker_next_word(char **p)
 /* connect NAME, disconnect NAME: an offered probe (marker_offer.c) */
 static int marker_control_offer(const char *cmd, const char *name)
 {
-	if (!__marker_valid_name(name) || __marker_is_glob(name)) {
+	if (!marker_valid_name(name) || marker_is_glob(name)) {
 		pr_err("control: '%*pE' is not a probe function's name\n",
 		       (int)strlen(name), name);
 		return -EINVAL;
@@ -291,20 +291,20 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 		return -EFAULT;
 	buf[count] = '\0';
 
-	cmd = __marker_next_word(&p);
-	pattern = cmd ? __marker_next_word(&p) : NULL;
+	cmd = marker_next_word(&p);
+	pattern = cmd ? marker_next_word(&p) : NULL;
 	/* the probes get pointers to fire's strings: in buf, until it returns */
 	if (pattern && !strcmp(cmd, "fire")) {
 		ret = marker_fire_command(pattern, p);
 		return ret ?: count;
 	}
-	action = pattern ? __marker_next_word(&p) : NULL;
+	action = pattern ? marker_next_word(&p) : NULL;
 	/* enable PATTERN [ACTION] if PREDICATE: the rest of the line */
 	if (action && !strcmp(cmd, "enable")) {
 		if (strcmp(action, "if")) {
 			char *word = p;
 
-			if (!strcmp(__marker_next_word(&word) ?: "", "if"))
+			if (!strcmp(marker_next_word(&word) ?: "", "if"))
 				p = word;
 			else
 				word = NULL;
@@ -323,7 +323,7 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 			p = filter + strlen(filter);
 		}
 	}
-	if (!cmd || !pattern || (action && __marker_next_word(&p)) ||
+	if (!cmd || !pattern || (action && marker_next_word(&p)) ||
 	    (strcmp(cmd, "enable") && (strcmp(cmd, "disable") || action) &&
 	     (strcmp(cmd, "connect") || action) &&
 	     (strcmp(cmd, "disconnect") || action))) {
@@ -334,7 +334,7 @@ static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
 		ret = marker_control_offer(cmd, pattern);
 		return ret ?: count;
 	}
-	if (!__marker_valid_name(pattern)) {
+	if (!marker_valid_name(pattern)) {
 		pr_err("control: '%*pE' is not a marker name or glob pattern\n",
 		       (int)strlen(pattern), pattern);
 		return -EINVAL;

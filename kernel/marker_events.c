@@ -204,8 +204,8 @@ static unsigned int marker_event_strings(const struct marker_event *ev,
 	for (i = 0; i < ev->nargs; i++) {
 		if (ev->fields[i].code != MARKER_TYPE_STRING)
 			continue;
-		s->str[i] = __marker_copy_str(s->pool, &used, sizeof(s->pool),
-					      (const char *)(unsigned long)args[i]);
+		s->str[i] = marker_copy_str(s->pool, &used, sizeof(s->pool),
+					    (const char *)(unsigned long)args[i]);
 		s->len[i] = strlen(s->str[i]) + 1;
 		dyn += s->len[i];
 	}
@@ -393,7 +393,7 @@ static void marker_event_perf(void *data, struct marker_site *site,
 /* -- Connecting: the reg callback ------------------------------------------ */
 
 /* Is @func the probe of an event, for ftrace or for perf? */
-bool __marker_event_func(const void *func)
+bool marker_event_func(const void *func)
 {
 #ifdef CONFIG_PERF_EVENTS
 	if (func == marker_event_perf)
@@ -575,8 +575,8 @@ static const char * const marker_event_keywords[] = {
 	"typedef", "union", "unsigned", "void", "volatile", "while",
 };
 
-static bool __marker_field_name_ok(char names[][MARKER_FIELD_MAX],
-				   const char *name, size_t len, unsigned int i)
+static bool marker_field_name_ok(char names[][MARKER_FIELD_MAX],
+				 const char *name, size_t len, unsigned int i)
 {
 	unsigned int j;
 
@@ -597,7 +597,7 @@ static bool __marker_field_name_ok(char names[][MARKER_FIELD_MAX],
 }
 
 /**
- * __marker_field_names() - the names of a marker's arguments
+ * marker_field_names() - the names of a marker's arguments
  * @format: the marker's format
  * @nargs: its number of arguments, at most MARKER_MAX_ARGS
  * @names: @nargs names of MARKER_FIELD_MAX bytes, filled in
@@ -609,8 +609,8 @@ static bool __marker_field_name_ok(char names[][MARKER_FIELD_MAX],
  *
  * Context: any.
  */
-void __marker_field_names(const char *format, unsigned int nargs,
-			  char names[][MARKER_FIELD_MAX])
+void marker_field_names(const char *format, unsigned int nargs,
+			char names[][MARKER_FIELD_MAX])
 {
 	const char *p = format, *end, *start;
 	unsigned int i;
@@ -629,7 +629,7 @@ void __marker_field_names(const char *format, unsigned int nargs,
 			while (start > format &&
 			       (isalnum(start[-1]) || start[-1] == '_'))
 				start--;
-			if (__marker_field_name_ok(names, start, end - start, i))
+			if (marker_field_name_ok(names, start, end - start, i))
 				strscpy(names[i], start, end - start + 1);
 		}
 		i++;
@@ -639,14 +639,14 @@ void __marker_field_names(const char *format, unsigned int nargs,
 			snprintf(names[i], MARKER_FIELD_MAX, "arg%u", i + 1);
 }
 
-/* Name the fields of @ev (__marker_field_names()). */
+/* Name the fields of @ev (marker_field_names()). */
 static void marker_event_name_fields(struct marker_event *ev,
 				     const char *format)
 {
 	char names[MARKER_MAX_ARGS][MARKER_FIELD_MAX];
 	unsigned int i;
 
-	__marker_field_names(format, ev->nargs, names);
+	marker_field_names(format, ev->nargs, names);
 	for (i = 0; i < ev->nargs; i++)
 		strscpy(ev->fields[i].name, names[i], MARKER_FIELD_MAX);
 }
@@ -762,7 +762,7 @@ static struct marker_event *marker_event_alloc(const struct marker_site *site)
 	}
 	ev->size = offset;
 	marker_event_name_fields(ev, site->format);
-	if (!__marker_format_check(site, NULL, 0))
+	if (!marker_format_check(site, NULL, 0))
 		ev->format = kstrdup(site->format, GFP_KERNEL);
 	else
 		ev->format = marker_event_own_format(ev);
@@ -898,8 +898,8 @@ static bool marker_entry_prints(struct marker_entry *e)
 	list_for_each_entry(rec, &e->sites, node) {
 		funcs = __marker_site_funcs(rec->site);
 		for (i = 0; funcs && i < funcs->nr; i++) {
-			func = __marker_func_fn(&funcs->f[i], &generic);
-			if (generic && __marker_action_formats(func))
+			func = marker_func_fn(&funcs->f[i], &generic);
+			if (generic && marker_action_formats(func))
 				return true;
 		}
 	}

@@ -31,7 +31,7 @@ DEFINE_PER_CPU(bool, marker_firing);
  * double quotes, which may hold blanks (no escapes). NULL at the end, or
  * ERR_PTR(-EINVAL) for a quote that is not closed.
  */
-static char *__marker_fire_word(char **p)
+static char *marker_fire_word(char **p)
 {
 	char *word = skip_spaces(*p), *end;
 
@@ -49,8 +49,8 @@ static char *__marker_fire_word(char **p)
 	return word;
 }
 
-/* The range of an integer type of enum marker_type, for __marker_fire_parse(). */
-static void __marker_type_range(char type, s64 *min, u64 *max)
+/* The range of an integer type of enum marker_type, for marker_fire_parse(). */
+static void marker_type_range(char type, s64 *min, u64 *max)
 {
 	*min = 0;
 	switch (type) {
@@ -90,7 +90,7 @@ static void __marker_type_range(char type, s64 *min, u64 *max)
  * signed types sign-extended, strings as a pointer to @word, a pointer
  * only as 0 (what it would point to, fire cannot make up).
  */
-static int __marker_fire_parse(char type, char *word, u64 *arg)
+static int marker_fire_parse(char type, char *word, u64 *arg)
 {
 	s64 min, s;
 	u64 max;
@@ -109,7 +109,7 @@ static int __marker_fire_parse(char type, char *word, u64 *arg)
 		*arg = 0;
 		return strcmp(word, "0") ? -EINVAL : 0;
 	}
-	__marker_type_range(type, &min, &max);
+	marker_type_range(type, &min, &max);
 	if (min) {
 		ret = kstrtoll(word, 0, &s);
 		if (!ret && (s < min || s > (s64)max))
@@ -128,9 +128,9 @@ static int __marker_fire_parse(char type, char *word, u64 *arg)
  * __marker_call_all_N() would. A typed probe is called with all
  * MARKER_MAX_ARGS slots: on the 64-bit ABIs the registry supports it
  * reads the ones it takes and ignores the rest, as the stub of
- * __marker_funcs_stub() does.
+ * marker_funcs_stub() does.
  */
-static void __marker_fire_call(struct marker_site *site, const u64 *a)
+static void marker_fire_call(struct marker_site *site, const u64 *a)
 {
 	typedef void (*typed_fn)(void *data, u64, u64, u64, u64, u64, u64,
 				 u64, u64, u64, u64);
@@ -181,14 +181,14 @@ int marker_fire_command(const char *name, char *args)
 	char *word;
 	int ret = 0;
 
-	if (!__marker_valid_name(name) || __marker_is_glob(name)) {
+	if (!marker_valid_name(name) || marker_is_glob(name)) {
 		pr_err("control: fire: '%*pE' is not a marker's name\n",
 		       (int)strlen(name), name);
 		return -EINVAL;
 	}
 
 	mutex_lock(&marker_mutex);
-	e = __marker_entry_find(name);
+	e = marker_entry_find(name);
 	rec = e ? list_first_entry_or_null(&e->sites, struct marker_rec,
 					   node) : NULL;
 	site = rec ? rec->site : NULL;
@@ -203,7 +203,7 @@ int marker_fire_command(const char *name, char *args)
 		ret = -EINVAL;
 		goto unlock;
 	}
-	while ((word = __marker_fire_word(&args))) {
+	while ((word = marker_fire_word(&args))) {
 		if (IS_ERR(word)) {
 			pr_err("control: fire %s: argument %u: a quote is not closed\n",
 			       name, n + 1);
@@ -214,11 +214,11 @@ int marker_fire_command(const char *name, char *args)
 			n++;
 			break;
 		}
-		ret = __marker_fire_parse(site->sig[n], word, &a[n]);
+		ret = marker_fire_parse(site->sig[n], word, &a[n]);
 		if (ret) {
 			pr_err("control: fire %s: argument %u, '%*pE', is no %s%s\n",
 			       name, n + 1, (int)strlen(word), word,
-			       __marker_type_name(site->sig[n]),
+			       marker_type_name(site->sig[n]),
 			       site->sig[n] == MARKER_TYPE_PTR ?
 			       " that fire can pass: only 0" : "");
 			goto unlock;
@@ -228,14 +228,14 @@ int marker_fire_command(const char *name, char *args)
 	if (n != site->nargs) {
 		char sig[128];
 
-		__marker_sig_print(sig, sizeof(sig), site->sig);
+		marker_sig_print(sig, sizeof(sig), site->sig);
 		pr_err("control: fire %s: %s arguments, it takes %u: %s\n",
 		       name, n > site->nargs ? "too many" : "too few",
 		       site->nargs, sig);
 		ret = -EINVAL;
 		goto unlock;
 	}
-	__marker_fire_call(site, a);
+	marker_fire_call(site, a);
 	e->fired++;
 unlock:
 	mutex_unlock(&marker_mutex);

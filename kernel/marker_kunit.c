@@ -299,7 +299,7 @@ static unsigned int mkt_nr_entries(void)
 /* The listing's state of @site; under marker_mutex. */
 static const char *mkt_state_locked(struct marker_site *site)
 {
-	return __marker_site_state(__marker_rec_find(site));
+	return marker_site_state(marker_rec_find(site));
 }
 
 /* Is the site itself patched: the static key, or the jump target? */
@@ -326,15 +326,15 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 	mutex_lock(&marker_mutex);
 	for (i = 0; i < n; i++) {
 		struct marker_site *site = sites[i];
-		struct marker_rec *rec = __marker_rec_find(site);
+		struct marker_rec *rec = marker_rec_find(site);
 		struct marker_funcs *funcs = __marker_site_funcs(site);
-		int code = __marker_site_code(rec, NULL);
+		int code = marker_site_code(rec, NULL);
 
 		if (!nr) {
 			KUNIT_EXPECT_NULL_MSG(test, funcs, "%s", name);
-			KUNIT_EXPECT_STREQ(test, __marker_site_state(rec),
+			KUNIT_EXPECT_STREQ(test, marker_site_state(rec),
 					   "disarmed");
-			KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(rec));
+			KUNIT_EXPECT_TRUE(test, marker_site_at_defaults(rec));
 			KUNIT_EXPECT_FALSE(test, mkt_site_patched(site));
 			KUNIT_EXPECT_NULL(test, READ_ONCE(site->call.func));
 			/* near-zero: every jump entry of the site is a NOP */
@@ -342,7 +342,7 @@ static void mkt_expect_connected(struct kunit *test, const char *name,
 				KUNIT_EXPECT_GE_MSG(test, code, 1, "%s", name);
 			continue;
 		}
-		KUNIT_EXPECT_STREQ(test, __marker_site_state(rec), "armed");
+		KUNIT_EXPECT_STREQ(test, marker_site_state(rec), "armed");
 		KUNIT_EXPECT_TRUE(test, mkt_site_patched(site));
 		if (site->mode == MARKER_MODE_NEARZERO)
 			KUNIT_EXPECT_EQ_MSG(test, code, -1,
@@ -381,7 +381,7 @@ static void mkt_expect_direct(struct kunit *test, const char *name, void *func)
 
 		if (!sites[i]->tramp)
 			continue;
-		KUNIT_EXPECT_TRUE(test, funcs && __marker_site_direct(sites[i]));
+		KUNIT_EXPECT_TRUE(test, funcs && marker_site_direct(sites[i]));
 		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(sites[i]->call.func), func);
 	}
 	mutex_unlock(&marker_mutex);
@@ -567,7 +567,7 @@ static void mkt_sites_found(struct kunit *test)
 			/* NULL, vmlinux, when the registry is built in */
 			mutex_lock(&marker_mutex);
 			KUNIT_EXPECT_PTR_EQ(test,
-					    __marker_rec_find(sites[i])->mod,
+					    marker_rec_find(sites[i])->mod,
 					    THIS_MODULE);
 			mutex_unlock(&marker_mutex);
 			KUNIT_EXPECT_STREQ(test, sites[i]->sig, want[w].sig);
@@ -610,8 +610,8 @@ static void mkt_transitions(struct kunit *test)
 	mkt_expect_connected(test, t->m_int, d12, 2);
 	mkt_fire_int(test, t, 1, 1, 0);
 	/* each consumer's own count: direct, then through the helper */
-	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p1), 2 * MKT_FIRES);
-	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p2), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p1), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p2), MKT_FIRES);
 
 	/* 2 -> 1: the first one leaves, its count freed */
 	marker_probe_unregister(&mkt_p1);
@@ -619,7 +619,7 @@ static void mkt_transitions(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, mkt_p1.hits);
 	mkt_expect_connected(test, t->m_int, d2, 1);
 	mkt_fire_int(test, t, 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p2), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p2), 2 * MKT_FIRES);
 
 	/* 1 -> 0: site and trampoline back at their defaults */
 	marker_probe_unregister(&mkt_p2);
@@ -631,7 +631,7 @@ static void mkt_transitions(struct kunit *test)
 	mkt_expect_connected(test, t->m_int, d1, 1);
 	mkt_expect_direct(test, t->m_int, mkt_probe_int);
 	mkt_fire_int(test, t, 1, 0, 0);
-	KUNIT_EXPECT_EQ(test, __marker_probe_hits(&mkt_p1), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p1), MKT_FIRES);
 	marker_probe_unregister(&mkt_p1);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 	mkt_fire_int(test, t, 0, 0, 0);
@@ -736,7 +736,7 @@ static void mkt_action_attach(struct kunit *test)
 	}
 	for (i = 0; i < MKT_FIRES; i++)
 		t->fire_int(i - MKT_FIRES / 2);
-	KUNIT_EXPECT_EQ(test, __marker_probe_hits(probe), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, marker_probe_hits(probe), MKT_FIRES);
 	marker_action_detach(probe);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 
@@ -826,7 +826,7 @@ static void mkt_pred_int(struct kunit *test, const struct mkt_targets *t,
 	t->fire_int(v);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&mkt_d1.hits), pass,
 			    "%s with %d", filter, v);
-	KUNIT_EXPECT_EQ_MSG(test, __marker_probe_hits(&mkt_p1), pass,
+	KUNIT_EXPECT_EQ_MSG(test, marker_probe_hits(&mkt_p1), pass,
 			    "%s with %d", filter, v);
 	marker_probe_unregister(&mkt_p1);
 	KUNIT_EXPECT_NULL(test, mkt_p1.pred);
@@ -1127,8 +1127,8 @@ static void mkt_defaults(struct kunit *test)
 	} else {
 		KUNIT_EXPECT_STREQ(test, mkt_state_locked(sites[0]),
 				   "disarmed");
-		rec = __marker_rec_find(sites[0]);
-		KUNIT_EXPECT_TRUE(test, __marker_site_at_defaults(rec));
+		rec = marker_rec_find(sites[0]);
+		KUNIT_EXPECT_TRUE(test, marker_site_at_defaults(rec));
 	}
 	mutex_unlock(&marker_mutex);
 	mkt_tamper(sites[1], false);
@@ -1148,20 +1148,20 @@ static struct marker_rec *mkt_site_leave(struct marker_site *site)
 	struct marker_rec *rec;
 
 	mutex_lock(&marker_mutex);
-	__marker_rec_forget(__marker_rec_find(site));
-	rec = __marker_rec_alloc(site, THIS_MODULE);
+	marker_rec_forget(marker_rec_find(site));
+	rec = marker_rec_alloc(site, THIS_MODULE);
 	mutex_unlock(&marker_mutex);
 	return rec;
 }
 
-/* ... and let it arrive, as __marker_module_add() does. */
+/* ... and let it arrive, as marker_module_add() does. */
 static void mkt_site_arrive(struct marker_rec *rec)
 {
 	LIST_HEAD(found);
 
 	mutex_lock(&marker_mutex);
 	list_add_tail(&rec->node, &found);
-	__marker_sites_add(&found);
+	marker_sites_add(&found);
 	mutex_unlock(&marker_mutex);
 }
 
@@ -1180,7 +1180,7 @@ static bool mkt_retry(void)
 	bool again;
 
 	mutex_lock(&marker_mutex);
-	again = __marker_retry();
+	again = marker_retry();
 	mutex_unlock(&marker_mutex);
 	return again;
 }
@@ -1501,7 +1501,7 @@ static void mkt_vmlinux_sites(struct kunit *test)
 	mutex_lock(&marker_mutex);
 	for (site = __start___markers; site < __stop___markers; site++) {
 		KUNIT_EXPECT_EQ(test, site->abi, MARKER_SITE_ABI);
-		rec = __marker_rec_find(site);
+		rec = marker_rec_find(site);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, rec, "%s", site->name);
 		if (rec)
 			KUNIT_EXPECT_NULL(test, rec->mod);

@@ -42,7 +42,7 @@ static LIST_HEAD(marker_locs_list);
 
 #define MARKER_LOC_PREFIX	"__marker_loc."
 
-static int __marker_loc_cmp(const void *a, const void *b)
+static int marker_loc_cmp(const void *a, const void *b)
 {
 	const struct marker_loc *x = *(const struct marker_loc **)a;
 	const struct marker_loc *y = *(const struct marker_loc **)b;
@@ -55,7 +55,7 @@ static int __marker_loc_cmp(const void *a, const void *b)
 }
 
 /* bsearch(): the copies of one site, in any order */
-static int __marker_loc_site_cmp(const void *a, const void *b)
+static int marker_loc_site_cmp(const void *a, const void *b)
 {
 	const struct marker_loc *x = *(const struct marker_loc **)a;
 	const struct marker_loc *y = *(const struct marker_loc **)b;
@@ -65,7 +65,7 @@ static int __marker_loc_site_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static struct marker_locs *__marker_locs_find(const struct module *mod)
+static struct marker_locs *marker_locs_find(const struct module *mod)
 {
 	struct marker_locs *set;
 
@@ -77,8 +77,8 @@ static struct marker_locs *__marker_locs_find(const struct module *mod)
 }
 
 /* Is @loc, read from @mod's symbol table, what MARK() emits? */
-static bool __marker_loc_valid(const struct marker_loc *loc,
-			       struct module *mod)
+static bool marker_loc_valid(const struct marker_loc *loc,
+			     struct module *mod)
 {
 	return within_module((unsigned long)loc, mod) &&
 	       within_module((unsigned long)loc->site, mod) &&
@@ -91,8 +91,8 @@ static bool __marker_loc_valid(const struct marker_loc *loc,
  * The struct marker_loc listed in @mod's symbol table, into @set->loc if
  * @set is given (at most @set->nr of them). Returns how many there are.
  */
-static unsigned int __marker_locs_scan(struct module *mod,
-				       struct marker_locs *set)
+static unsigned int marker_locs_scan(struct module *mod,
+				     struct marker_locs *set)
 {
 	struct mod_kallsyms *ks;
 	unsigned int i, nr = 0;
@@ -106,7 +106,7 @@ static unsigned int __marker_locs_scan(struct module *mod,
 		/* read-only data: "r" */
 		if (tolower(ks->typetab[i]) != 'r' ||
 		    strncmp(sym, MARKER_LOC_PREFIX, strlen(MARKER_LOC_PREFIX)) ||
-		    !__marker_loc_valid(loc, mod))
+		    !marker_loc_valid(loc, mod))
 			continue;
 		if (set && nr < set->nr)
 			set->loc[nr] = loc;
@@ -116,29 +116,29 @@ static unsigned int __marker_locs_scan(struct module *mod,
 	return nr;
 }
 
-static void __marker_locs_publish(struct marker_locs *set)
+static void marker_locs_publish(struct marker_locs *set)
 {
-	sort(set->loc, set->nr, sizeof(set->loc[0]), __marker_loc_cmp, NULL);
+	sort(set->loc, set->nr, sizeof(set->loc[0]), marker_loc_cmp, NULL);
 	list_add_tail(&set->list, &marker_locs_list);
 }
 
 /**
- * __marker_locs_add() - learn the copies of code of @mod's sites
+ * marker_locs_add() - learn the copies of code of @mod's sites
  * @mod: a module whose sites the registry is learning
  *
  * Idempotent (called at COMING and again at LIVE). Without memory, the
  * listing shows "-" for the module's code and symbols; nothing else
  * depends on it.
  */
-void __marker_locs_add(struct module *mod)
+void marker_locs_add(struct module *mod)
 {
 	struct marker_locs *set;
 	unsigned int nr;
 
 	lockdep_assert_held(&marker_mutex);
-	if (__marker_locs_find(mod))
+	if (marker_locs_find(mod))
 		return;
-	nr = __marker_locs_scan(mod, NULL);
+	nr = marker_locs_scan(mod, NULL);
 	if (!nr)
 		return;
 	set = kzalloc(struct_size(set, loc, nr), GFP_KERNEL);
@@ -150,8 +150,8 @@ void __marker_locs_add(struct module *mod)
 	set->mod = mod;
 	set->nr = nr;
 	/* the symbol table does not change while the module is known */
-	set->nr = min(nr, __marker_locs_scan(mod, set));
-	__marker_locs_publish(set);
+	set->nr = min(nr, marker_locs_scan(mod, set));
+	marker_locs_publish(set);
 }
 
 #ifndef MODULE
@@ -159,13 +159,13 @@ void __marker_locs_add(struct module *mod)
  * Built in: the copies of vmlinux's sites, which the linker script gathers
  * between __start___markers_loc and __stop___markers_loc (integrate.sh).
  */
-void __marker_locs_add_vmlinux(void)
+void marker_locs_add_vmlinux(void)
 {
 	unsigned int nr = __stop___markers_loc - __start___markers_loc, i;
 	struct marker_locs *set;
 
 	lockdep_assert_held(&marker_mutex);
-	if (!nr || __marker_locs_find(NULL))
+	if (!nr || marker_locs_find(NULL))
 		return;
 	set = kzalloc(struct_size(set, loc, nr), GFP_KERNEL);
 	if (!set) {
@@ -175,28 +175,28 @@ void __marker_locs_add_vmlinux(void)
 	set->nr = nr;
 	for (i = 0; i < nr; i++)
 		set->loc[i] = &__start___markers_loc[i];
-	__marker_locs_publish(set);
+	marker_locs_publish(set);
 }
 #endif
 
 /**
- * __marker_locs_remove() - forget the copies of code of @mod's sites
+ * marker_locs_remove() - forget the copies of code of @mod's sites
  * @mod: a module that is going, or NULL for vmlinux
  */
-void __marker_locs_remove(struct module *mod)
+void marker_locs_remove(struct module *mod)
 {
 	struct marker_locs *set;
 
 	lockdep_assert_held(&marker_mutex);
-	set = __marker_locs_find(mod);
+	set = marker_locs_find(mod);
 	if (!set)
 		return;
 	list_del(&set->list);
 	kfree(set);
 }
 
-/** __marker_locs_remove_all() - forget every module's copies of code */
-void __marker_locs_remove_all(void)
+/** marker_locs_remove_all() - forget every module's copies of code */
+void marker_locs_remove_all(void)
 {
 	struct marker_locs *set, *tmp;
 
@@ -208,8 +208,8 @@ void __marker_locs_remove_all(void)
 }
 
 /* Is the copy still there (init code is freed once the module runs)? */
-static bool __marker_loc_live(const struct marker_locs *set,
-			      const struct marker_loc *loc)
+static bool marker_loc_live(const struct marker_locs *set,
+			    const struct marker_loc *loc)
 {
 	if (set->mod)
 		return within_module_core(loc->addr, set->mod);
@@ -225,14 +225,14 @@ static bool __marker_loc_live(const struct marker_locs *set,
  * jump-table entry of its key before @loc's join point (the NOP precedes
  * the join).
  */
-static const u8 *__marker_loc_code(const struct marker_rec *rec,
-				   const struct marker_loc *loc)
+static const u8 *marker_loc_code(const struct marker_rec *rec,
+				 const struct marker_loc *loc)
 {
 	const struct marker_site *site = rec->site;
 	struct jump_entry *iter, *stop;
 	unsigned long best = 0;
 
-	for (iter = __marker_jump_entries(rec, &stop); iter < stop; iter++) {
+	for (iter = marker_jump_entries(rec, &stop); iter < stop; iter++) {
 		unsigned long code = jump_entry_code(iter);
 
 		if (jump_entry_key(iter) == &site->key->key &&
@@ -243,7 +243,7 @@ static const u8 *__marker_loc_code(const struct marker_rec *rec,
 }
 
 /**
- * __marker_site_show_locs() - print a site's copies of code
+ * marker_site_show_locs() - print a site's copies of code
  * @rec: the registry's record of the site
  * @m: the listing
  * @ksyms: print the copies' kprobe symbols, else (near-zero mode) the
@@ -252,10 +252,10 @@ static const u8 *__marker_loc_code(const struct marker_rec *rec,
  * One item per copy still in memory, comma-separated; "-" for none.
  * Called under marker_mutex.
  */
-void __marker_site_show_locs(const struct marker_rec *rec,
-			     struct seq_file *m, bool ksyms)
+void marker_site_show_locs(const struct marker_rec *rec,
+			   struct seq_file *m, bool ksyms)
 {
-	struct marker_locs *set = __marker_locs_find(rec->mod);
+	struct marker_locs *set = marker_locs_find(rec->mod);
 	const struct marker_site *site = rec->site;
 	const struct marker_loc key = { .site = rec->site };
 	const struct marker_loc *kp = &key, **first;
@@ -264,7 +264,7 @@ void __marker_site_show_locs(const struct marker_rec *rec,
 
 	lockdep_assert_held(&marker_mutex);
 	first = set ? bsearch(&kp, set->loc, set->nr, sizeof(set->loc[0]),
-			      __marker_loc_site_cmp) : NULL;
+			      marker_loc_site_cmp) : NULL;
 	/* bsearch() found one copy of the site: back up to the first */
 	while (first && first > set->loc && first[-1]->site == site)
 		first--;
@@ -274,14 +274,14 @@ void __marker_site_show_locs(const struct marker_rec *rec,
 		const struct marker_loc *loc = first[i];
 		const u8 *code;
 
-		if (!__marker_loc_live(set, loc))
+		if (!marker_loc_live(set, loc))
 			continue;
 		seq_puts(m, n++ ? "," : "");
 		if (ksyms) {
 			seq_puts(m, loc->ksym);
 			continue;
 		}
-		code = __marker_loc_code(rec, loc);
+		code = marker_loc_code(rec, loc);
 		if (!code) {
 			seq_puts(m, "?");
 			continue;

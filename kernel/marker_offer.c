@@ -44,7 +44,7 @@ struct marker_offer {
 static DEFINE_MUTEX(marker_offer_mutex);
 static LIST_HEAD(marker_offers);
 
-static struct marker_offer *__marker_offer_find(const char *name)
+static struct marker_offer *marker_offer_find(const char *name)
 {
 	struct marker_offer *o;
 
@@ -79,7 +79,7 @@ int marker_probe_offer(struct marker_probe *probe)
 
 	if (!probe->marker || !probe->func || !probe->owner ||
 	    (!probe->generic && !probe->sig) ||
-	    !__marker_valid_name(probe->marker)) {
+	    !marker_valid_name(probe->marker)) {
 		pr_err("refusing to offer probe %ps: no owner, or a bad marker name, function or signature\n",
 		       probe->func);
 		return -EINVAL;
@@ -95,7 +95,7 @@ int marker_probe_offer(struct marker_probe *probe)
 	strscpy(o->name, name, strlen(name) + 1);
 
 	mutex_lock(&marker_offer_mutex);
-	if (__marker_offer_find(name)) {
+	if (marker_offer_find(name)) {
 		pr_err("probe %s [%s] is already offered\n", name,
 		       module_name(probe->owner));
 		ret = -EEXIST;
@@ -109,7 +109,7 @@ int marker_probe_offer(struct marker_probe *probe)
 EXPORT_SYMBOL_GPL(marker_probe_offer);
 
 /* Disconnect @o if connected and forget it. */
-static void __marker_offer_remove(struct marker_offer *o)
+static void marker_offer_remove(struct marker_offer *o)
 {
 	lockdep_assert_held(&marker_offer_mutex);
 	if (o->connected) {
@@ -140,7 +140,7 @@ void marker_probe_withdraw(struct marker_probe *probe)
 	mutex_lock(&marker_offer_mutex);
 	list_for_each_entry(o, &marker_offers, list) {
 		if (o->probe == probe) {
-			__marker_offer_remove(o);
+			marker_offer_remove(o);
 			mutex_unlock(&marker_offer_mutex);
 			return;
 		}
@@ -168,7 +168,7 @@ int marker_offer_connect(const char *name)
 	int ret;
 
 	mutex_lock(&marker_offer_mutex);
-	o = __marker_offer_find(name);
+	o = marker_offer_find(name);
 	if (!o) {
 		pr_err("no offered probe is named %s\n", name);
 		ret = -ENOENT;
@@ -217,7 +217,7 @@ int marker_offer_disconnect(const char *name)
 	int ret = 0;
 
 	mutex_lock(&marker_offer_mutex);
-	o = __marker_offer_find(name);
+	o = marker_offer_find(name);
 	if (!o || !o->connected) {
 		pr_err("no connected probe is named %s\n", name);
 		ret = -ENOENT;
@@ -247,7 +247,7 @@ void marker_offers_forget(struct module *mod)
 			continue;
 		pr_warn("%s: module %s went without withdrawing its probe\n",
 			o->name, module_name(mod));
-		__marker_offer_remove(o);
+		marker_offer_remove(o);
 	}
 	mutex_unlock(&marker_offer_mutex);
 }

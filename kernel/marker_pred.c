@@ -98,9 +98,9 @@ struct marker_pred_parser {
 
 /* -- Parsing ----------------------------------------------------------------- */
 
-static int __marker_pred_expr(struct marker_pred_parser *ps);
+static int marker_pred_expr(struct marker_pred_parser *ps);
 
-static int __marker_pred_fail(struct marker_pred_parser *ps, const char *why)
+static int marker_pred_fail(struct marker_pred_parser *ps, const char *why)
 {
 	if (!ps->why)
 		ps->why = why;
@@ -108,8 +108,8 @@ static int __marker_pred_fail(struct marker_pred_parser *ps, const char *why)
 }
 
 /* Consume @tok if the text continues with it. */
-static bool __marker_pred_accept(struct marker_pred_parser *ps,
-				 const char *tok)
+static bool marker_pred_accept(struct marker_pred_parser *ps,
+			       const char *tok)
 {
 	ps->p = skip_spaces(ps->p);
 	if (strncmp(ps->p, tok, strlen(tok)))
@@ -118,18 +118,18 @@ static bool __marker_pred_accept(struct marker_pred_parser *ps,
 	return true;
 }
 
-static int __marker_pred_emit(struct marker_pred_parser *ps,
-			      const struct marker_pred_insn *in)
+static int marker_pred_emit(struct marker_pred_parser *ps,
+			    const struct marker_pred_insn *in)
 {
 	if (ps->pred->n == MARKER_PRED_MAX)
-		return __marker_pred_fail(ps, "too long: at most 16 comparisons");
+		return marker_pred_fail(ps, "too long: at most 16 comparisons");
 	ps->pred->insn[ps->pred->n++] = *in;
 	return 0;
 }
 
 /* Copy @len bytes of @s into the pool, NUL-terminated. */
-static const char *__marker_pred_keep(struct marker_pred_parser *ps,
-				      const char *s, size_t len)
+static const char *marker_pred_keep(struct marker_pred_parser *ps,
+				    const char *s, size_t len)
 {
 	char *dst = ps->pred->pool + ps->used;
 
@@ -143,8 +143,8 @@ static const char *__marker_pred_keep(struct marker_pred_parser *ps,
 }
 
 /* The field: argN, or a name to resolve against the marker's format. */
-static int __marker_pred_field(struct marker_pred_parser *ps,
-			       struct marker_pred_insn *in)
+static int marker_pred_field(struct marker_pred_parser *ps,
+			     struct marker_pred_insn *in)
 {
 	const char *start = skip_spaces(ps->p), *end = start;
 	unsigned int n;
@@ -152,10 +152,10 @@ static int __marker_pred_field(struct marker_pred_parser *ps,
 	while (isalnum(*end) || *end == '_')
 		end++;
 	if (end == start || isdigit(*start))
-		return __marker_pred_fail(ps,
+		return marker_pred_fail(ps,
 			"a comparison starts with a field: argN or a name");
 	if (end - start >= MARKER_FIELD_MAX)
-		return __marker_pred_fail(ps, "a field name is longer than 31 bytes");
+		return marker_pred_fail(ps, "a field name is longer than 31 bytes");
 	ps->p = end;
 	if (end - start > 3 && !strncmp(start, "arg", 3) &&
 	    isdigit(start[3]) && start[3] != '0') {
@@ -163,16 +163,16 @@ static int __marker_pred_field(struct marker_pred_parser *ps,
 		     n <= MARKER_MAX_ARGS; start++)
 			n = n * 10 + (*start - '0');
 		if (start != end || n > MARKER_MAX_ARGS)
-			return __marker_pred_fail(ps, "argN: N is from 1 to 10");
+			return marker_pred_fail(ps, "argN: N is from 1 to 10");
 		in->arg = n - 1;
 		return 0;
 	}
-	in->name = __marker_pred_keep(ps, start, end - start);
+	in->name = marker_pred_keep(ps, start, end - start);
 	return in->name ? 0 : -EINVAL;
 }
 
-static int __marker_pred_op(struct marker_pred_parser *ps,
-			    struct marker_pred_insn *in)
+static int marker_pred_parse_op(struct marker_pred_parser *ps,
+				struct marker_pred_insn *in)
 {
 	static const struct {
 		const char *tok;
@@ -185,20 +185,20 @@ static int __marker_pred_op(struct marker_pred_parser *ps,
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		if (__marker_pred_accept(ps, ops[i].tok)) {
+		if (marker_pred_accept(ps, ops[i].tok)) {
 			in->op = ops[i].op;
 			return 0;
 		}
 	}
-	return __marker_pred_fail(ps,
+	return marker_pred_fail(ps,
 		"a field is compared with == != < <= > or >=");
 }
 
 #define MARKER_PRED_VALUE	"a field is compared with an integer or a \"string\""
 
 /* A string in double quotes (no escapes), or an integer. */
-static int __marker_pred_value(struct marker_pred_parser *ps,
-			       struct marker_pred_insn *in)
+static int marker_pred_value(struct marker_pred_parser *ps,
+			     struct marker_pred_insn *in)
 {
 	const char *start = skip_spaces(ps->p), *end;
 	char num[24];
@@ -208,10 +208,10 @@ static int __marker_pred_value(struct marker_pred_parser *ps,
 	if (*start == '"') {
 		end = strchr(++start, '"');
 		if (!end)
-			return __marker_pred_fail(ps, "a string is not closed");
+			return marker_pred_fail(ps, "a string is not closed");
 		if (in->op != MARKER_PRED_EQ && in->op != MARKER_PRED_NE)
-			return __marker_pred_fail(ps, "a string is compared with == or != only");
-		in->str = __marker_pred_keep(ps, start, end - start);
+			return marker_pred_fail(ps, "a string is compared with == or != only");
+		in->str = marker_pred_keep(ps, start, end - start);
 		if (!in->str)
 			return -EINVAL;
 		ps->p = end + 1;
@@ -227,7 +227,7 @@ static int __marker_pred_value(struct marker_pred_parser *ps,
 	while (isalnum(*end))
 		end++;
 	if (end == start || end - start >= sizeof(num))
-		return __marker_pred_fail(ps, MARKER_PRED_VALUE);
+		return marker_pred_fail(ps, MARKER_PRED_VALUE);
 	memcpy(num, start, end - start);
 	num[end - start] = '\0';
 	if (*num == '-') {
@@ -237,83 +237,83 @@ static int __marker_pred_value(struct marker_pred_parser *ps,
 		ret = kstrtoull(num, 0, &in->val);
 	}
 	if (ret)
-		return __marker_pred_fail(ps, MARKER_PRED_VALUE);
+		return marker_pred_fail(ps, MARKER_PRED_VALUE);
 	ps->p = end;
 	return 0;
 }
 
-static int __marker_pred_unary(struct marker_pred_parser *ps)
+static int marker_pred_unary(struct marker_pred_parser *ps)
 {
 	struct marker_pred_insn in = { };
 	int ret;
 
 	if (++ps->depth > MARKER_PRED_DEPTH)
-		return __marker_pred_fail(ps, "nested too deep: at most 16 ( and !");
-	if (__marker_pred_accept(ps, "!")) {
-		ret = __marker_pred_unary(ps);
+		return marker_pred_fail(ps, "nested too deep: at most 16 ( and !");
+	if (marker_pred_accept(ps, "!")) {
+		ret = marker_pred_unary(ps);
 		in.op = MARKER_PRED_NOT;
-		ret = ret ?: __marker_pred_emit(ps, &in);
-	} else if (__marker_pred_accept(ps, "(")) {
-		ret = __marker_pred_expr(ps);
-		if (!ret && !__marker_pred_accept(ps, ")"))
-			ret = __marker_pred_fail(ps, "a ( is not closed");
+		ret = ret ?: marker_pred_emit(ps, &in);
+	} else if (marker_pred_accept(ps, "(")) {
+		ret = marker_pred_expr(ps);
+		if (!ret && !marker_pred_accept(ps, ")"))
+			ret = marker_pred_fail(ps, "a ( is not closed");
 	} else {
-		ret = __marker_pred_field(ps, &in) ?:
-		      __marker_pred_op(ps, &in) ?:
-		      __marker_pred_value(ps, &in) ?:
-		      __marker_pred_emit(ps, &in);
+		ret = marker_pred_field(ps, &in) ?:
+		      marker_pred_parse_op(ps, &in) ?:
+		      marker_pred_value(ps, &in) ?:
+		      marker_pred_emit(ps, &in);
 	}
 	ps->depth--;
 	return ret;
 }
 
-static int __marker_pred_and(struct marker_pred_parser *ps)
+static int marker_pred_and(struct marker_pred_parser *ps)
 {
 	struct marker_pred_insn in = { .op = MARKER_PRED_AND };
-	int ret = __marker_pred_unary(ps);
+	int ret = marker_pred_unary(ps);
 
-	while (!ret && __marker_pred_accept(ps, "&&"))
-		ret = __marker_pred_unary(ps) ?: __marker_pred_emit(ps, &in);
+	while (!ret && marker_pred_accept(ps, "&&"))
+		ret = marker_pred_unary(ps) ?: marker_pred_emit(ps, &in);
 	return ret;
 }
 
-static int __marker_pred_expr(struct marker_pred_parser *ps)
+static int marker_pred_expr(struct marker_pred_parser *ps)
 {
 	struct marker_pred_insn in = { .op = MARKER_PRED_OR };
-	int ret = __marker_pred_and(ps);
+	int ret = marker_pred_and(ps);
 
-	while (!ret && __marker_pred_accept(ps, "||"))
-		ret = __marker_pred_and(ps) ?: __marker_pred_emit(ps, &in);
+	while (!ret && marker_pred_accept(ps, "||"))
+		ret = marker_pred_and(ps) ?: marker_pred_emit(ps, &in);
 	return ret;
 }
 
 /* -- Checking against a site ------------------------------------------------- */
 
-static bool __marker_pred_is_cmp(const struct marker_pred_insn *in)
+static bool marker_pred_is_cmp(const struct marker_pred_insn *in)
 {
 	return in->op < MARKER_PRED_AND;
 }
 
-static bool __marker_pred_is_str(const struct marker_pred_insn *in)
+static bool marker_pred_is_str(const struct marker_pred_insn *in)
 {
 	return in->op >= MARKER_PRED_STR_EQ && in->op < MARKER_PRED_AND;
 }
 
 /* Give each named field of @pred its argument in the site's format. */
-static int __marker_pred_bind(struct marker_pred *pred,
-			      const struct marker_rec *rec,
-			      const struct marker_probe *probe)
+static int marker_pred_bind(struct marker_pred *pred,
+			    const struct marker_rec *rec,
+			    const struct marker_probe *probe)
 {
 	const struct marker_site *site = rec->site;
 	char names[MARKER_MAX_ARGS][MARKER_FIELD_MAX];
 	unsigned int i, a, nargs = min_t(unsigned int, site->nargs,
 					 MARKER_MAX_ARGS);
 
-	__marker_field_names(site->format, nargs, names);
+	marker_field_names(site->format, nargs, names);
 	for (i = 0; i < pred->n; i++) {
 		struct marker_pred_insn *in = &pred->insn[i];
 
-		if (!__marker_pred_is_cmp(in) || !in->name)
+		if (!marker_pred_is_cmp(in) || !in->name)
 			continue;
 		for (a = 0; a < nargs && strcmp(names[a], in->name); a++)
 			;
@@ -349,12 +349,12 @@ bool marker_pred_fits(const struct marker_pred *pred,
 	unsigned int i;
 	bool is_str;
 
-	__marker_field_names(site->format, min_t(unsigned int, site->nargs,
-						 MARKER_MAX_ARGS), names);
+	marker_field_names(site->format, min_t(unsigned int, site->nargs,
+					       MARKER_MAX_ARGS), names);
 	for (i = 0; i < pred->n; i++) {
 		const struct marker_pred_insn *in = &pred->insn[i];
 
-		if (!__marker_pred_is_cmp(in))
+		if (!marker_pred_is_cmp(in))
 			continue;
 		if (in->arg >= site->nargs) {
 			if (why)
@@ -370,12 +370,12 @@ bool marker_pred_fits(const struct marker_pred *pred,
 			return false;
 		}
 		is_str = site->sig[in->arg] == MARKER_TYPE_STRING;
-		if (__marker_pred_is_str(in) != is_str) {
+		if (marker_pred_is_str(in) != is_str) {
 			if (why)
 				snprintf(why, len, "%s is %s, compared with %s",
 					 in->name ?: names[in->arg],
-					 __marker_type_name(site->sig[in->arg]),
-					 __marker_pred_is_str(in) ?
+					 marker_type_name(site->sig[in->arg]),
+					 marker_pred_is_str(in) ?
 					 "a string" : "an integer");
 			return false;
 		}
@@ -414,9 +414,9 @@ struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
 	strscpy(pred->text, probe->filter, sizeof(pred->text));
 	ps.pred = pred;
 	ps.p = pred->text;
-	ret = __marker_pred_expr(&ps);
+	ret = marker_pred_expr(&ps);
 	if (!ret && *skip_spaces(ps.p))
-		ret = __marker_pred_fail(&ps, "&&, || or the end expected");
+		ret = marker_pred_fail(&ps, "&&, || or the end expected");
 	if (ret) {
 		pr_err("%s: predicate \"%s\" of %ps: %s, at \"%s\"\n",
 		       probe->marker, pred->text, probe->func, ps.why,
@@ -424,7 +424,7 @@ struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
 		goto free_pred;
 	}
 	for (i = 0; i < pred->n; i++) {
-		if (!__marker_pred_is_cmp(&pred->insn[i]) ||
+		if (!marker_pred_is_cmp(&pred->insn[i]) ||
 		    !pred->insn[i].name)
 			continue;
 		if (!rec) {
@@ -434,7 +434,7 @@ struct marker_pred *marker_pred_compile(const struct marker_probe *probe,
 			ret = -EINVAL;
 			goto free_pred;
 		}
-		ret = __marker_pred_bind(pred, rec, probe);
+		ret = marker_pred_bind(pred, rec, probe);
 		if (ret)
 			goto free_pred;
 		break;
@@ -459,7 +459,7 @@ void marker_pred_free(struct marker_pred *pred)
 
 /* -- Running ----------------------------------------------------------------- */
 
-static bool __marker_type_signed(char type)
+static bool marker_type_signed(char type)
 {
 	return type == MARKER_TYPE_CHAR || type == MARKER_TYPE_SHORT ||
 	       type == MARKER_TYPE_INT || type == MARKER_TYPE_LONG ||
@@ -467,12 +467,12 @@ static bool __marker_type_signed(char type)
 }
 
 /* An integer comparison; the site passes signed types sign-extended. */
-static bool __marker_pred_int(const struct marker_pred_insn *in, char type,
-			      u64 a)
+static bool marker_pred_int(const struct marker_pred_insn *in, char type,
+			    u64 a)
 {
 	int c;
 
-	if (__marker_type_signed(type))
+	if (marker_type_signed(type))
 		c = ((s64)a > (s64)in->val) - ((s64)a < (s64)in->val);
 	else
 		c = (a > in->val) - (a < in->val);
@@ -498,15 +498,15 @@ static bool __marker_pred_int(const struct marker_pred_insn *in, char type,
  * of line: the kernel's stack auto-initialisation zeroes its buffer at
  * each call, which the integer comparisons must not pay for.
  */
-static noinline bool __marker_pred_str(const struct marker_pred_insn *in, u64 a)
+static noinline bool marker_pred_str(const struct marker_pred_insn *in, u64 a)
 {
 	char buf[MARKER_PRED_STR];
 	const char *s;
 	size_t used = 0;
 	bool eq;
 
-	s = __marker_copy_str(buf, &used, sizeof(buf),
-			      (const char *)(unsigned long)a);
+	s = marker_copy_str(buf, &used, sizeof(buf),
+			    (const char *)(unsigned long)a);
 	if (in->op == MARKER_PRED_GLOB || in->op == MARKER_PRED_NOT_GLOB)
 		eq = glob_match(in->str, s);
 	else
@@ -546,11 +546,11 @@ bool marker_pred_run(const struct marker_pred *pred,
 		case MARKER_PRED_STR_NE:
 		case MARKER_PRED_GLOB:
 		case MARKER_PRED_NOT_GLOB:
-			b = __marker_pred_str(in, args[in->arg]);
+			b = marker_pred_str(in, args[in->arg]);
 			break;
 		default:
-			b = __marker_pred_int(in, site->sig[in->arg],
-					      args[in->arg]);
+			b = marker_pred_int(in, site->sig[in->arg],
+					    args[in->arg]);
 		}
 		st = st << 1 | b;
 	}
@@ -558,9 +558,9 @@ bool marker_pred_run(const struct marker_pred *pred,
 }
 
 /* A typed probe, with all MARKER_MAX_ARGS slots, those past the site's 0. */
-static noinline void __marker_pred_call_typed(const struct marker_probe *probe,
-					      const struct marker_site *site,
-					      const u64 *args)
+static noinline void marker_pred_call_typed(const struct marker_probe *probe,
+					    const struct marker_site *site,
+					    const u64 *args)
 {
 	typedef void (*typed_fn)(void *data, u64, u64, u64, u64, u64, u64,
 				 u64, u64, u64, u64);
@@ -582,7 +582,7 @@ static noinline void __marker_pred_call_typed(const struct marker_probe *probe,
  * probe's count (not for "fire") and calls the probe: a generic one with
  * @args, a typed one with the arguments as C arguments (on the 64-bit
  * ABIs the registry supports, a u64 slot passes any integer or pointer
- * argument, as __marker_fire_call() calls them).
+ * argument, as marker_fire_call() calls them).
  *
  * Context: any, as a probe: preemption disabled, in any context.
  */
@@ -597,5 +597,5 @@ void marker_pred_call(void *data, struct marker_site *site, const u64 *args)
 	if (probe->generic)
 		((marker_generic_fn)probe->func)(probe->data, site, args);
 	else
-		__marker_pred_call_typed(probe, site, args);
+		marker_pred_call_typed(probe, site, args);
 }
