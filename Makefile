@@ -15,9 +15,9 @@
 #   make bench					what a marker costs, in QEMU
 #						(build/bench/report.md)
 #   make stress [STRESS_CYCLES=N]		the stress test on the debug
-#						kernel (tests-stress.sh)
+#						kernel (test.d/stress/)
 #   make faults					every fault injection test on
-#						the debug kernel (tests-faults.sh)
+#						the debug kernel (test.d/faults/)
 #   make install [DESTDIR=...]			marker.ko and the loader for
 #						KDIR's kernel, the header,
 #						markerctl if it was built
@@ -139,7 +139,7 @@ stress: deps-check
 
 # Every fault injection test, each allocation of each module load failing
 # in turn, on the debug kernel; make check runs the control file's.
-# FAULTS="faults_arrival ...": only those (tools/testing/markers/tests-faults.sh).
+# FAULTS="faults_arrival ...": only those (tools/testing/markers/test.d/faults/).
 FAULTS ?= 1
 faults: deps-check
 	STAGES=debug MARKERS_FAULTS="$(FAULTS)" tools/testing/markers/intree.sh

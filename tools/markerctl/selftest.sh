@@ -9,7 +9,7 @@
 # reaches the kernel. Run as root (one case drops to uid 65534).
 #
 # The guest tests, against the real registry, are in
-# tools/testing/markers/tests-markerctl.sh.
+# tools/testing/markers/test.d/markerctl/.
 
 set -uo pipefail
 

@@ -16,11 +16,11 @@
 # A kernel that is not installed is a failed test, never a skip.
 #
 # MODES="near-zero portable" by default. TESTS="name ..." runs only those
-# guest tests (after the two that load the modules), to iterate on one.
+# guest tests, or groups of them (test.d/GROUP), to iterate on one.
 # Logs in build/check/<kernel>/:
 # <mode>.build (the W=1 build), <mode>.log (the guest's console),
 # <mode>.log.vm (vm.sh's verdict), <mode>-stress.log (the stress test's
-# boot: tests-stress.sh), <mode>/ (the payload). Every boot runs its two
+# boot: test.d/stress/), <mode>/ (the payload). Every boot runs its two
 # vCPUs on one host thread (vm.sh: stale translations under MTTCG).
 
 set -euo pipefail
@@ -192,8 +192,8 @@ check_kernel() {
 		mapfile -t kos < <(find "$top/kernel" "$top/loader" "$top/samples" \
 			"$top/tools/testing/markers" -name '*.ko')
 		cp "${kos[@]}" "$payload/"
-		cp "$top/tools/markerctl/markerctl" "$here"/tests-*.sh "$payload/"
-		cp "$here/run-tests.sh" "$payload/"
+		cp "$top/tools/markerctl/markerctl" "$here/run-tests.sh" "$payload/"
+		cp -r "$here/test.d" "$payload/"
 		echo "$mode" >"$payload/mode"
 		[ -z "${TESTS:-}" ] || echo "$TESTS" >"$payload/only"
 		while read -r status desc; do

@@ -16,7 +16,7 @@
 # - marker.ko as built in tree (CONFIG_MARKERS=m) is loaded and finds the
 #   sites of a module.
 #
-# The suite runs whole but for the kprobe tests of tests-tools.sh: its
+# The suite runs whole but for the kprobe tests of test.d/tools/: its
 # tests of the markers' trace events run Debian's perf, bpftrace and
 # trace-cmd here too, from the host's root, which vm.sh --hostfs shares
 # over the 9p that configs/debug.config builds in.

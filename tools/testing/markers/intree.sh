@@ -360,9 +360,7 @@ stage_debug() {
 			{ cat "$out/markerctl.build"; return 1; }
 		cp "$top/tools/markerctl/markerctl" "$payload/"
 	fi
-	for f in "$here"/tests-*.sh; do
-		[ -f "$f" ] && cp "$f" "$payload/"
-	done
+	cp -r "$here/test.d" "$payload/"
 	cp "$here/run-tests.sh" "$payload/suite.sh"
 	cp "$here/debug-guest.sh" "$payload/run-tests.sh"
 	echo near-zero >"$payload/mode"
@@ -373,7 +371,7 @@ stage_debug() {
 		append="STRESS_CYCLES=$MARKERS_STRESS_CYCLES"
 		timeout=5400
 	fi
-	# make faults: every fault injection test (tests-faults.sh), or
+	# make faults: every fault injection test (test.d/faults/), or
 	# those MARKERS_FAULTS names (make faults FAULTS="faults_arrival")
 	if [ -n "${MARKERS_FAULTS:-}" ]; then
 		if [ "$MARKERS_FAULTS" = 1 ]; then
@@ -389,7 +387,7 @@ stage_debug() {
 		result "$status" "debug: $desc"
 	done < <(KDIR=$debug_o "$here/third-party.sh" near-zero "$payload")
 
-	# slub_debug=A,kmalloc-*: the caches tests-faults.sh may fail;
+	# slub_debug=A,kmalloc-*: the caches test.d/faults/ may fail;
 	# --hostfs: the tools tests (9p is built into this kernel)
 	"$here/vm.sh" --kernel "$debug_o/arch/x86/boot/bzImage" --hostfs \
 		--append "loglevel=6 panic_print=0x20 slub_debug=A,kmalloc-* $append" \

@@ -4,7 +4,7 @@
 # kernel-bad.sh - what fails a run wherever it appears in a kernel log: a
 # crash, a warning, a lockdep or RCU splat, a hang, a leak. One list for
 # every log the rig judges: vm.sh greps each guest's console with it,
-# intree.sh the log of kunit.py's guest, and in the guest tests-stress.sh
+# intree.sh the log of kunit.py's guest, and in the guest test.d/stress/
 # counts the reports of its run in dmesg. POSIX sh, for the guest's busybox
 # sh too (vm.sh copies it into every payload, beside ktap.sh). Sourced:
 #

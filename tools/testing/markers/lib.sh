@@ -10,7 +10,7 @@
 
 # fail MSG: why a guest test failed, as a KTAP diagnostic line ("# MSG");
 # returns 1, so that "[ ... ] || fail MSG" fails the test (ktap.sh's
-# ktap_print_msg). For run-tests.sh, its tests-*.sh, builtin-guest.sh and
+# ktap_print_msg). For run-tests.sh, its test.d/, builtin-guest.sh and
 # debug-guest.sh.
 fail() {
 	ktap_print_msg "$*"
@@ -18,7 +18,7 @@ fail() {
 }
 
 # The registry's listing, $LIST (markers/list) in the guest scripts that
-# set it: run-tests.sh, its tests-*.sh and builtin-guest.sh.
+# set it: test.d/functions and builtin-guest.sh.
 
 # site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
 # vmlinux)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * marker_test_check.c - inline markers (MARK_INLINE()) for the
- * integration tests (tests-inline.sh): debug checks compiled in, off
+ * integration tests (test.d/inline/): debug checks compiled in, off
  * until the action inline arms them by name.
  *
  * /sys/kernel/debug/marker_test_check/

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * marker_test_irq.c - markers fired from interrupt contexts, for the
- * integration tests (tests-irq.sh). Probes run with preemption disabled;
+ * integration tests (test.d/irq/). Probes run with preemption disabled;
  * here they also run where no sleeping lock may be taken, even on
  * PREEMPT_RT, where a spinlock_t is a sleeping lock:
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * marker_test_stress.c - markers fired in a loop, by one kernel thread on
- * every online CPU, for the stress test (tests-stress.sh). Does not use
+ * every online CPU, for the stress test (test.d/stress/). Does not use
  * the registry: it may come and go, and so may marker.ko, while it fires.
  *
  * /sys/kernel/debug/marker_test_stress/

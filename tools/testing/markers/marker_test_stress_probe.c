@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * marker_test_stress_probe.c - the probes of the stress test
- * (tests-stress.sh), for its exact accounting:
+ * (test.d/stress/), for its exact accounting:
  *
  *   P, a typed probe on stress_a, connected from init to exit: while it
  *	stays connected, its hits must equal the passes of the firing threads

@@ -95,10 +95,11 @@ else
 fi
 
 # Every shell script through shellcheck: the *.sh ones (the sourced
-# libraries and tests-*.sh name their shell in a directive) and any other
-# whose first line runs a shell (.ci/run). -x follows the sourced files;
-# warnings and errors only, as its style and info notes (SC1091 for a
-# path it cannot resolve) do not name bugs.
+# libraries name their shell in a directive) and any other whose first
+# line runs a shell (the guest tests, test.d/*/*.tc, and .ci/run). -x
+# follows the sourced files (test.d/functions); warnings and errors
+# only, as its style and info notes (SC1091 for a path it cannot
+# resolve) do not name bugs.
 shebang='^#! *(/usr)?/bin/(env +)?(ba|da)?sh( |$)'
 mapfile -t scripts < <(git ls-files -co --exclude-standard |
 	while read -r f; do
