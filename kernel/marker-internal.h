@@ -41,6 +41,9 @@ extern const struct marker_loc __start___markers_loc[], __stop___markers_loc[];
  * @jump_updates: jump-target stores (portable sites)
  * @call_updates: trampoline retargets (__static_call_update())
  * @grace_periods: synchronize_rcu() calls
+ * @sites_section: sites of modules found in the module loader's record of
+ *	their __markers section (in a kernel tree that carries the markers)
+ * @sites_symtab: sites of modules found in their symbol table (out of tree)
  *
  * Each key or trampoline update is one text_poke_bp() batch.
  */
@@ -49,6 +52,8 @@ struct marker_stats {
 	unsigned long jump_updates;
 	unsigned long call_updates;
 	unsigned long grace_periods;
+	unsigned long sites_section;
+	unsigned long sites_symtab;
 };
 
 extern struct marker_stats marker_stats;

@@ -4,14 +4,13 @@
  * connects typed probes to them and arms and disarms the sites.
  * See Documentation/markers.rst.
  *
- * Discovery. Out of tree the registry may use only exported symbols and
- * public struct module fields. A site is a static struct marker_site named
- * __marker_site_<name>, so every annotated module lists its sites in its
- * own symbol table (mod->kallsyms, which keeps data symbols when
- * CONFIG_KALLSYMS_ALL=y); each candidate is checked for MARKER_SITE_ABI and
- * for lying inside the module before it is trusted. Modules that load later
- * are seen by a module notifier; modules loaded before the registry are
- * found through the module kset that every module's kobject belongs to.
+ * Discovery. Every site is a static struct marker_site in the __markers
+ * section of its module; marker_module_sites() finds a module's, with one
+ * of two backends (below): in a kernel tree that carries the markers, the
+ * section as the module loader records it; out of tree, the module's
+ * symbol table. Modules that load later are seen by a module notifier;
+ * modules loaded before the registry are found through the module kset
+ * that every module's kobject belongs to.
  */
 #include <linux/ctype.h>
 #include <linux/delay.h>
@@ -1116,15 +1115,54 @@ void marker_rec_forget(struct marker_rec *rec)
 }
 
 /*
- * The sites in @mod's symbol table: returns how many symbols name one;
- * when @sites has room for them all (@max), those of our ABI are stored
- * there (@nr of them) and the others reported. The symbol table is read
- * under RCU: the module's init symbols are freed after a grace period
- * once it is live.
+ * marker_module_sites() - the sites of @mod: returns how many it has; when
+ * @sites has room for them all (@max), those of our ABI are stored there
+ * (@nr of them) and the others reported. One of two backends:
  */
-static unsigned int marker_module_syms(struct module *mod,
-				       struct marker_site **sites,
-				       unsigned int max, unsigned int *nr)
+#ifdef CONFIG_MARKERS_TREE
+#define MARKER_SITES_FOUND	sites_section
+/*
+ * In a kernel tree that carries the markers, the module loader records
+ * each module's __markers section in struct module, as it records
+ * __tracepoints_ptrs (the hooks of scripts/integrate.sh in
+ * <linux/module.h> and kernel/module/main.c): an array of sites, 8-aligned
+ * and a multiple of 8 in size, as in vmlinux (marker_vmlinux_add()). A
+ * site of another ABI may have another size: the rest of the array is
+ * ignored.
+ */
+static unsigned int marker_module_sites(struct module *mod,
+					struct marker_site **sites,
+					unsigned int max, unsigned int *nr)
+{
+	unsigned int i;
+
+	*nr = 0;
+	for (i = 0; i < mod->num_markers && i < max; i++) {
+		struct marker_site *site = &mod->markers[i];
+
+		if (site->abi != MARKER_SITE_ABI) {
+			pr_err("%s: %#x where a site should be in __markers, expected ABI %#x: ignoring the rest of the section (rebuild %s against this marker.h)\n",
+			       mod->name, site->abi, MARKER_SITE_ABI, mod->name);
+			break;
+		}
+		sites[(*nr)++] = site;
+	}
+	return mod->num_markers;
+}
+#else
+#define MARKER_SITES_FOUND	sites_symtab
+/*
+ * Out of tree the registry may use only exported symbols and public struct
+ * module fields. A site is named __marker_site_<name>, so every annotated
+ * module lists its sites in its own symbol table (mod->kallsyms, which
+ * keeps data symbols when CONFIG_KALLSYMS_ALL=y); each candidate is checked
+ * for lying inside the module and for MARKER_SITE_ABI before it is
+ * trusted. The symbol table is read under RCU: the module's init symbols
+ * are freed after a grace period once it is live.
+ */
+static unsigned int marker_module_sites(struct module *mod,
+					struct marker_site **sites,
+					unsigned int max, unsigned int *nr)
 {
 	struct mod_kallsyms *ks;
 	unsigned int i, n = 0;
@@ -1155,6 +1193,7 @@ static unsigned int marker_module_syms(struct module *mod,
 	preempt_enable();
 	return n;
 }
+#endif
 
 /* Free the records on @found, which marker_sites_add() did not take. */
 static void marker_recs_free(struct list_head *found)
@@ -1168,9 +1207,8 @@ static void marker_recs_free(struct list_head *found)
 }
 
 /*
- * Claim the sites listed in @mod's symbol table that the registry does
- * not know yet: a record for each, linked on @found. Return: 0, or
- * -ENOMEM with nothing claimed.
+ * Claim the sites of @mod that the registry does not know yet: a record
+ * for each, linked on @found. Return: 0, or -ENOMEM with nothing claimed.
  */
 static int marker_module_scan(struct module *mod, struct list_head *found)
 {
@@ -1180,13 +1218,14 @@ static int marker_module_scan(struct module *mod, struct list_head *found)
 
 	lockdep_assert_held(&marker_mutex);
 	/* count, then list; again if the table grew in between */
-	while ((n = marker_module_syms(mod, sites, max, &nr)) > max) {
+	while ((n = marker_module_sites(mod, sites, max, &nr)) > max) {
 		kvfree(sites);
 		max = n;
 		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
 		if (!sites)
 			return -ENOMEM;
 	}
+	marker_stats.MARKER_SITES_FOUND += nr;
 	for (i = 0; i < nr; i++) {
 		rec = marker_rec_alloc(sites[i], mod);
 		if (IS_ERR(rec)) {

@@ -161,6 +161,8 @@ static int marker_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "key_updates %lu\njump_updates %lu\ncall_updates %lu\ngrace_periods %lu\n",
 		   stats.key_updates, stats.jump_updates, stats.call_updates,
 		   stats.grace_periods);
+	seq_printf(m, "sites_section %lu\nsites_symtab %lu\n",
+		   stats.sites_section, stats.sites_symtab);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_stats);

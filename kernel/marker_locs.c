@@ -5,10 +5,11 @@
  *
  * MARK() emits one constant struct marker_loc per copy of its code in
  * section __markers_loc, named __marker_loc.<name>.<file>.<n> in the
- * module's symbol table, so they are found as the sites are (see
- * marker_core.c). The registry keeps, per module (and for vmlinux), an
- * array of pointers to them sorted by site: struct marker_locs. It never
- * writes into the annotated module.
+ * module's symbol table, where they are found, in tree as out of tree:
+ * only the sites are recorded in struct module in a tree that carries the
+ * markers (marker_module_sites() in marker_core.c). The registry keeps,
+ * per module (and for vmlinux), an array of pointers to them sorted by
+ * site: struct marker_locs. It never writes into the annotated module.
  */
 #include <linux/bsearch.h>
 #include <linux/ctype.h>

@@ -26,6 +26,8 @@
 #                                     between __start___markers and
 #                                     __stop___markers, in .data
 #   Documentation/trace/index.rst     markers/index, after tracepoints
+#   include/linux/module.h            struct module: markers, num_markers
+#   kernel/module/main.c              the module's __markers section there
 #
 # Idempotent: run it again after files are added to the project (links to
 # files that are gone are removed) or after the project moves (the links
@@ -42,7 +44,8 @@ tree=$(cd "$1" && pwd) || die "no directory $1"
 project=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 for f in Makefile init/Kconfig kernel/Makefile samples/Makefile \
-	 include/asm-generic/vmlinux.lds.h; do
+	 include/asm-generic/vmlinux.lds.h include/linux/module.h \
+	 kernel/module/main.c; do
 	[ -f "$tree/$f" ] || die "$tree is not a kernel source tree (no $f)"
 done
 
@@ -147,6 +150,54 @@ if ! grep -q '__start___markers_loc' "$tree/$lds"; then
 	mv "$tree/$lds.markers-tmp" "$tree/$lds"
 	grep -q '__start___markers_loc' "$tree/$lds" ||
 		die "$lds: could not add __markers_loc"
+fi
+
+# struct module: the module's sites, its __markers section, which the
+# loader records as it records __tracepoints_ptrs; the registry's in-tree
+# discovery reads them (kernel/marker_core.c). In every tree that carries
+# the markers (CONFIG_MARKERS_TREE), so that a module built out of tree
+# against it, with the markers or without, sees the kernel's layout.
+mh=include/linux/module.h
+if ! hooked "$mh"; then
+	grep -q '^	tracepoint_ptr_t \*tracepoints_ptrs;$' "$tree/$mh" ||
+		die "$mh: no tracepoints_ptrs in struct module to put the markers after"
+	awk -v tag="$TAG" '
+		{ print }
+		/^\ttracepoint_ptr_t \*tracepoints_ptrs;$/ { want = 1; next }
+		want && /^#endif$/ {
+			printf "#ifdef CONFIG_MARKERS_TREE\t/* %s */\n", tag
+			printf "\tunsigned int num_markers;\n"
+			printf "\tstruct marker_site *markers;\n"
+			printf "#endif\n"
+			want = 0
+		}
+	' "$tree/$mh" >"$tree/$mh.markers-tmp"
+	mv "$tree/$mh.markers-tmp" "$tree/$mh"
+	hooked "$mh" || die "$mh: could not add the markers to struct module"
+fi
+mc=kernel/module/main.c
+if ! hooked "$mc"; then
+	grep -q '^					     &mod->num_tracepoints);$' "$tree/$mc" &&
+		grep -q '^#include <linux/moduleloader.h>$' "$tree/$mc" ||
+		die "$mc: no __tracepoints_ptrs in find_module_sections() to put __markers after"
+	awk -v tag="$TAG" '
+		{ print }
+		/^#include <linux\/moduleloader.h>$/ {
+			printf "#include <linux/marker-defs.h>\t/* %s */\n", tag
+		}
+		/^\t\t\t\t\t     &mod->num_tracepoints\);$/ { want = 1; next }
+		want && /^#endif$/ {
+			printf "#ifdef CONFIG_MARKERS_TREE\t/* %s */\n", tag
+			printf "\tmod->markers = section_objs(info, \"__markers\",\n"
+			printf "\t\t\t\t    sizeof(*mod->markers),\n"
+			printf "\t\t\t\t    &mod->num_markers);\n"
+			printf "#endif\n"
+			want = 0
+		}
+	' "$tree/$mc" >"$tree/$mc.markers-tmp"
+	mv "$tree/$mc.markers-tmp" "$tree/$mc"
+	[ "$(grep -c "$TAG" "$tree/$mc")" = 2 ] ||
+		die "$mc: could not record __markers in struct module"
 fi
 
 # Documentation/trace/index.rst: the pages in the toctree, after the

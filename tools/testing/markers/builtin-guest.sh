@@ -77,10 +77,22 @@ t_builtin_marker_armed_from_module() {
 	is_nop "$(col code "$s")" || fail "code after rmmod: '$s'"
 }
 
+# stat_of NAME: the registry's count NAME (markers/stats)
+stat_of() {
+	awk -v k="$1" '$1 == k { print $2 }' "$DBG"/markers/stats
+}
+
+# A module's sites, found by the built-in registry in the module loader's
+# record of the module's __markers section (mod->markers), one a site.
 t_module_markers_with_builtin_registry() {
+	before=$(stat_of sites_section)
 	insmod marker_test_sites.ko || return 1
 	s=$(site test_types marker_test_sites)
 	[ "$(col state "$s")" = disarmed ] || fail "'$s'" || return 1
+	n=$(grep -c ' marker_test_sites ' "$LIST")
+	[ "$(stat_of sites_section)" = $((before + n)) ] &&
+		[ "$(stat_of sites_symtab)" = 0 ] ||
+		fail "$n sites: $(cat "$DBG"/markers/stats)" || return 1
 	insmod marker_test_probe.ko probe=types || return 1
 	[ "$(col state "$(site test_types marker_test_sites)")" = armed ] ||
 		fail "not armed: $(site test_types marker_test_sites)" || return 1
