@@ -41,9 +41,11 @@ extern const struct marker_loc __start___markers_loc[], __stop___markers_loc[];
  * @jump_updates: jump-target stores (portable sites)
  * @call_updates: trampoline retargets (__static_call_update())
  * @grace_periods: synchronize_rcu() calls
- * @sites_section: sites of modules found in the module loader's record of
- *	their __markers section (in a kernel tree that carries the markers)
- * @sites_symtab: sites of modules found in their symbol table (out of tree)
+ * @sites_section: sites of modules learnt from the module loader's record
+ *	of their __markers section (in a kernel tree that carries the markers)
+ * @sites_symtab: sites of modules learnt from their symbol table (out of
+ *	tree); a site is counted once, however many times its module is
+ *	scanned (at its COMING and LIVE notifications)
  *
  * Each key or trampoline update is one text_poke_bp() batch.
  */

@@ -1212,8 +1212,8 @@ static void marker_recs_free(struct list_head *found)
  */
 static int marker_module_scan(struct module *mod, struct list_head *found)
 {
+	unsigned int n, nr, max = 0, i, claimed = 0;
 	struct marker_site **sites = NULL;
-	unsigned int n, nr, max = 0, i;
 	struct marker_rec *rec;
 
 	lockdep_assert_held(&marker_mutex);
@@ -1225,7 +1225,6 @@ static int marker_module_scan(struct module *mod, struct list_head *found)
 		if (!sites)
 			return -ENOMEM;
 	}
-	marker_stats.MARKER_SITES_FOUND += nr;
 	for (i = 0; i < nr; i++) {
 		rec = marker_rec_alloc(sites[i], mod);
 		if (IS_ERR(rec)) {
@@ -1233,10 +1232,13 @@ static int marker_module_scan(struct module *mod, struct list_head *found)
 			marker_recs_free(found);
 			return PTR_ERR(rec);
 		}
-		if (rec)
+		if (rec) {
 			list_add_tail(&rec->node, found);
+			claimed++;
+		}
 	}
 	kvfree(sites);
+	marker_stats.MARKER_SITES_FOUND += claimed;
 	return 0;
 }
 
