@@ -28,6 +28,9 @@
 # with /proc, /sys, debugfs, tracefs, /dev and a tmpfs /tmp inside it, ready
 # for "chroot /host CMD". Modules the kernel has built in are skipped.
 #
+# Guests run one at a time: a second vm.sh waits for the first
+# (flock on MARKERS_GUEST_LOCK, default /tmp/markers-guest.lock).
+#
 # Exit: the guest's run-tests.sh exit code; 1 if the log shows a crash, a
 # warning or no completion sentinel (reason on stderr); 2 on usage errors.
 
@@ -175,6 +178,16 @@ esac
 [ -z "$qemu_args" ] || qemu+=($qemu_args)
 [ "$hostfs" = 0 ] ||
 	qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
+
+# One guest at a time on the machine, whoever starts it (make check, make
+# bench, a stage run by hand): two would share the host's two cores and
+# starve each other's vCPUs. The lock goes with this script's exit.
+lock=${MARKERS_GUEST_LOCK:-/tmp/markers-guest.lock}
+exec 8>>"$lock"
+if ! flock -n 8; then
+	echo "vm.sh: waiting for the guest that holds $lock" >&2
+	flock 8
+fi
 
 qrc=0
 if [ "${V:-0}" = 1 ]; then
