@@ -24,6 +24,9 @@
 # in the order of their paths; a last one, unload_everything, unloads the
 # registry and the annotated modules (debug-guest.sh loads marker.ko
 # again).
+#
+# After each test, "# time: NAME SECONDS s": the test's time and its
+# reset's, by the guest's clock, to find what makes a suite slow.
 
 # shellcheck source=SCRIPTDIR/ktap.sh
 . ./ktap.sh
@@ -91,6 +94,7 @@ for f in $tests; do
 	*" no-registry "*)
 		reset_guest no-registry ;;
 	esac
+	start=$(cut -d' ' -f1 /proc/uptime)
 	if (. "./$f"); then
 		ok=1
 	else
@@ -98,6 +102,9 @@ for f in $tests; do
 	fi
 	# what the test left is reset; if it cannot be, the test fails
 	reset_guest || ok=0
+	# the test's and its reset's time, for the slow tests to be found
+	awk -v t="$t" -v s="$start" '{ printf "# time: %s %.2f s\n", t, $1 - s }' \
+		/proc/uptime
 	if [ $ok = 1 ]; then
 		ktap_test_pass "$MODE: $t"
 	else
