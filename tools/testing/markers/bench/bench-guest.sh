@@ -13,7 +13,8 @@
 #
 # The payload's file "plan" says what to run: "cases" (every loop),
 # "baseline" (the disarmed loops only) and/or "scale" (the scaling
-# modules in scale/, in the order of scale/order).
+# modules in scale/, in the order of scale/order; a module with a file
+# scale/<module>.loadonly is only loaded and removed).
 
 # The counters and results are lists of words, split on purpose.
 # shellcheck disable=SC2046,SC2013
@@ -184,6 +185,10 @@ case " $PLAN " in *" scale "*)
 		set -- "$@" "$(cut -d' ' -f1 /proc/uptime)" $(counters)
 		echo "SCALE $mod load $(awk -v a="$6" -v b="$7" 'BEGIN { printf "%.0f", (b - a) * 1e9 }')" \
 			"0 $(($8 - $1)) $(($9 - $2)) $((${10} - $3)) $((${11} - $4)) $((${12} - $5))"
+		if [ -f "scale/$mod.loadonly" ]; then
+			rmmod "$mod" || fail "rmmod $mod"
+			continue
+		fi
 		scale_op "$mod" arm "$prefix*"
 		scale_op "$mod" fire
 		scale_op "$mod" disarm

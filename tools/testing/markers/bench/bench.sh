@@ -55,7 +55,7 @@ build "$out/bench.build" "$mdir" MARKERS_TOP="$top" \
 
 # The scaling modules: N sites of N names (near-zero), and two of 1000
 # sites: 100 names of 10 sites each, and portable mode.
-say "generating and building the scaling modules ($scale_sizes; 1000 shared; 1000 portable)"
+say "generating and building the scaling modules ($scale_sizes; 1000 shared; 1000 portable; tracepoints and plain functions from 1000)"
 sdir=$out/scale-src
 mkdir -p "$sdir"
 cp "$here/marker_bench.h" "$sdir/"
@@ -74,6 +74,14 @@ for n in $scale_sizes; do
 done
 gen mb_shared_1000 1000 100 near-zero shared_
 gen mb_portable_1000 1000 1000 portable p1000_
+# Loading side by side: the same functions holding tracepoints, and alone
+loadonly=()
+for n in $scale_sizes; do
+	[ "$n" -ge 1000 ] || continue
+	gen "mb_tp_$n" "$n" "$n" tracepoint "t${n}_"
+	gen "mb_plain_$n" "$n" "$n" plain "x${n}_"
+	loadonly+=("mb_tp_$n" "mb_plain_$n")
+done
 build "$out/scale.build" "$sdir" -j2 \
 	KBUILD_EXTRA_SYMBOLS="$top/Module.symvers $mdir/Module.symvers"
 
@@ -125,6 +133,10 @@ payload() {	# NAME PLAN...
 		echo "${order[*]}" >"$p/scale/order"
 		# one typed probe a name, registered and unregistered one by one
 		touch "$p/scale/mb_scale_1000.typed" "$p/scale/mb_shared_1000.typed"
+		# loaded and removed only: no marker to arm
+		for m in "${loadonly[@]}"; do
+			touch "$p/scale/$m.loadonly"
+		done
 	fi
 }
 

@@ -238,11 +238,12 @@ def main():
     scale_rows = []
     probes_of = {}
     for mod, op, ns, count, keys, jumps, calls, gps, ipis in tm[1]:
-        m = re.match(r'^mb_(scale|shared|portable)_(\d+)$', mod)
+        m = re.match(r'^mb_(scale|shared|portable|tp|plain)_(\d+)$', mod)
         nsites = int(m.group(2)) if m else 0
         kind = m.group(1) if m else mod
         names = nsites // 10 if kind == 'shared' else nsites
-        mode = 'portable' if kind == 'portable' else 'near-zero'
+        mode = {'portable': 'portable', 'tp': 'tracepoint',
+                'plain': 'none'}.get(kind, 'near-zero')
         if op in ('arm', 'typed'):
             probes_of[mod] = 'one glob probe' if op == 'arm' else \
                 '%d typed probes' % names
@@ -325,7 +326,7 @@ def main():
     md.append('\n## The sites in the built code (objdump)\n')
     md.append(sites_md(out))
     md.append('\n## Arming and disarming at scale\n')
-    md.append(scaling_md(scale_rows, tm[2]))
+    md.append(scaling_md(scale_rows))
     md.append('\n## Files\n')
     md.append('`cases.csv`, `sites.csv`, `scaling.csv`, `scaling.png` '
               '(the scaling curve), `headline.rst` (for '
@@ -420,7 +421,7 @@ def sites_md(out):
             'empty one.\n\n' + text)
 
 
-def scaling_md(rows, info):
+def scaling_md(rows):
     if not rows:
         return 'No scaling run.\n'
     lines = ['One module a line: N noinline functions with one `MARK()` '
@@ -447,9 +448,39 @@ def scaling_md(rows, info):
              'load': 'insmod (10 ms resolution)'}.get(r['op'], r['op']),
             r['ms'], r['key_updates'], r['jump_updates'], r['call_updates'],
             r['patch_batches'], r['grace_periods'], r['sync_ipis']))
-    loads = [(k, v) for k, v in info.items() if k.startswith('scale-load')]
     lines.append('\n![scaling](scaling.png)\n')
-    del loads
+    lines.append(loading_md(rows))
+    return '\n'.join(lines) + '\n'
+
+
+def loads_of(rows):
+    """{sites: {'none'|'near-zero'|'tracepoint': insmod row}}"""
+    by = {}
+    for r in rows:
+        if r['op'] == 'load' and re.match(r'^mb_(scale|tp|plain)_', r['module']):
+            by.setdefault(r['sites'], {})[r['mode']] = r
+    return {n: d for n, d in by.items() if len(d) == 3}
+
+
+def loading_md(rows):
+    by = loads_of(rows)
+    if not by:
+        return ''
+    lines = ['### Loading, side by side\n',
+             'The same N noinline functions of one `int`, loaded by `insmod` '
+             'in the same boot: alone (`mb_plain_N`, the baseline), with one '
+             '`MARK()` each (`mb_scale_N`), and with one tracepoint each '
+             '(`mb_tp_N`: `DECLARE_TRACE()` and `DEFINE_TRACE()` a '
+             'function). What each adds is its row minus the baseline\'s; '
+             'time is emulated, at /proc/uptime\'s 10 ms resolution.\n',
+             '| functions | plain ms | markers ms | tracepoints ms | markers '
+             'add (ms) | tracepoints add (ms) | plain IPIs | markers IPIs | '
+             'tracepoints IPIs |', '|' + '---|' * 9]
+    for n in sorted(by):
+        p, m, t = by[n]['none'], by[n]['near-zero'], by[n]['tracepoint']
+        lines.append('| %d | %.0f | %.0f | %.0f | %+.0f | %+.0f | %d | %d | %d |' % (
+            n, p['ms'], m['ms'], t['ms'], m['ms'] - p['ms'], t['ms'] - p['ms'],
+            p['sync_ipis'], m['sync_ipis'], t['sync_ipis']))
     return '\n'.join(lines) + '\n'
 
 
@@ -694,6 +725,30 @@ def evaluate(by, sites, scale):
                       'one grace period', 'met' if ok else 'not met', detail))
     else:
         goals.append(('Arming 1000 markers', 'not measured', 'no scaling run'))
+
+    # 5b. loading, side by side with tracepoints
+    loads = loads_of(scale)
+    if loads:
+        ok = all(d['near-zero']['ms'] <= d['tracepoint']['ms'] and
+                 d['near-zero']['sync_ipis'] <= d['tracepoint']['sync_ipis']
+                 for d in loads.values())
+        goals.append((
+            'Loading: insmod of N sites no dearer with markers than with '
+            'tracepoints (time, IPIs)', 'met' if ok else 'not met',
+            ' '.join('%d functions: plain %.0f ms and %d IPIs; markers %.0f '
+                     'ms (%+.0f) and %d IPIs; tracepoints %.0f ms (%+.0f) '
+                     'and %d IPIs.' % (
+                         n, d['none']['ms'], d['none']['sync_ipis'],
+                         d['near-zero']['ms'],
+                         d['near-zero']['ms'] - d['none']['ms'],
+                         d['near-zero']['sync_ipis'], d['tracepoint']['ms'],
+                         d['tracepoint']['ms'] - d['none']['ms'],
+                         d['tracepoint']['sync_ipis'])
+                     for n, d in sorted(loads.items())) +
+            ' Time is emulated, at 10 ms resolution; one boot.'))
+    else:
+        goals.append(('Loading, side by side with tracepoints', 'not measured',
+                      'no tracepoint or plain module loaded'))
 
     # 6. an enabled marker event vs a TRACE_EVENT with the same field
     m, t = net('nz-event'), net('tp-event')
