@@ -20,7 +20,9 @@
 #		modules loaded
 #
 # ./only, if the payload has it (check.sh TESTS="...", make stress, make
-# faults): the names of the tests, or of the groups, to run. The tests run
+# faults): the names of the tests, or of the groups, to run. ./skip: those
+# not to run in this boot (check.sh: test.d/tools/ in portable mode but on
+# the first kernel), each listed on a comment line. The tests run
 # in the order of their paths; a last one, unload_everything, unloads the
 # registry and the annotated modules (debug-guest.sh loads marker.ko
 # again).
@@ -65,6 +67,8 @@ unmet() {
 
 only=
 [ ! -f ./only ] || only=$(tr '\n\t' '  ' <./only)
+skip=
+[ ! -f ./skip ] || skip=$(tr '\n\t' '  ' <./skip)
 tests=''
 n=1	# and unload_everything
 for f in test.d/*/*.tc; do
@@ -76,6 +80,11 @@ for f in test.d/*/*.tc; do
 		*) continue ;;
 		esac
 	fi
+	case " $skip " in
+	*" $t "*|*" $g "*)
+		echo "# not run in this boot (./skip): $t"
+		continue ;;
+	esac
 	why=$(unmet "$f")
 	if [ -n "$why" ]; then
 		echo "# not run here (requires $why): $t"
