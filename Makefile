@@ -14,6 +14,9 @@
 #						the docs (build/docs)
 #   make bench					what a marker costs, in QEMU
 #						(build/bench/report.md)
+#   make check-debug				the whole suite on the debug
+#						kernel (make check leaves out
+#						the user-space tools' tests)
 #   make stress [STRESS_CYCLES=N]		the stress test on the debug
 #						kernel (test.d/stress/)
 #   make faults					every fault injection test on
@@ -130,6 +133,11 @@ style: deps-style
 bench: deps-bench
 	tools/testing/markers/bench/bench.sh
 
+# The whole suite on the debug kernel, the tests of markerctl, perf,
+# bpftrace and trace-cmd included (make check runs them on Debian's kernels).
+check-debug: deps-check
+	STAGES=debug MARKERS_DEBUG_SKIP= tools/testing/markers/intree.sh
+
 # The stress test alone, long, on the debug kernel (lockdep, KASAN,
 # kmemleak); make check runs it short on every kernel.
 STRESS_CYCLES ?= 1000
@@ -150,5 +158,5 @@ deps-check deps-demo deps-bench deps-style:
 print-kdir: kdir
 	@echo $(KDIR)
 
-.PHONY: all kdir modules markerctl install clean check check-intree demo style print-kdir \
+.PHONY: all kdir modules markerctl install clean check check-intree check-debug demo style print-kdir \
 	bench stress faults deps-check deps-demo deps-bench

@@ -16,10 +16,12 @@
 # - marker.ko as built in tree (CONFIG_MARKERS=m) is loaded and finds the
 #   sites of a module.
 #
-# The suite runs whole but for the kprobe tests of test.d/tools/: its
-# tests of the markers' trace events run Debian's perf, bpftrace and
-# trace-cmd here too, from the host's root, which vm.sh --hostfs shares
-# over the 9p that configs/debug.config builds in.
+# The suite runs whole but for the kprobe tests of test.d/tools/, and for
+# the groups the payload's ./skip names (make check: markerctl and tools,
+# the user-space tools' tests; make check-debug: none): its tests of the
+# markers' trace events run Debian's perf, bpftrace and trace-cmd here
+# too, from the host's root, which vm.sh --hostfs shares over the 9p that
+# configs/debug.config builds in.
 #
 # Exit: nonzero if the suite failed, a check failed or kmemleak found leaks.
 
