@@ -22,7 +22,8 @@
 # ./only, if the payload has it (check.sh TESTS="...", make stress, make
 # faults): the names of the tests, or of the groups, to run. ./skip: those
 # not to run in this boot (check.sh: test.d/tools/ in portable mode but on
-# the first kernel), each listed on a comment line. The tests run
+# the first kernel; intree.sh: markerctl and tools on the debug kernel),
+# each listed on a comment line. The tests run
 # in the order of their paths; a last one, unload_everything, unloads the
 # registry and the annotated modules (debug-guest.sh loads marker.ko
 # again).
