@@ -371,9 +371,10 @@ stage_debug() {
 	# run on Debian's kernels (markerctl, perf, bpftrace, trace-cmd:
 	# 194 s and 298 s of the 1776 s the whole suite took here);
 	# make check-debug runs it whole (MARKERS_DEBUG_SKIP="")
-	if [ -n "${MARKERS_DEBUG_SKIP-markerctl tools}" ]; then
-		echo "${MARKERS_DEBUG_SKIP-markerctl tools}" >"$payload/skip"
-		echo "# debug: not run in make check (make check-debug runs them): ${MARKERS_DEBUG_SKIP-markerctl tools}"
+	local skip=${MARKERS_DEBUG_SKIP-markerctl tools}
+	if [ -n "$skip" ]; then
+		echo "$skip" >"$payload/skip"
+		echo "# debug: not run in make check (make check-debug runs them): $skip"
 	fi
 	# make stress: the stress test alone, STRESS_CYCLES given to the
 	# guest's init as an environment variable (an unknown parameter)

@@ -61,12 +61,15 @@ plain)
 	;;
 esac
 
-case "$mode" in
-tracepoint | plain)
-	echo "static void (*const scale_fns[])(int v) __used = {"
-	for ((i = 0; i < sites; i++)); do
-		printf '\tscale_%d,\n' "$i"
-	done
+# the functions' array; kept (__used) where no marker_bench_scale holds it
+used=''
+case "$mode" in tracepoint | plain) used=' __used' ;; esac
+echo "static void (*const scale_fns[])(int v)$used = {"
+for ((i = 0; i < sites; i++)); do
+	printf '\tscale_%d,\n' "$i"
+done
+
+if [ -n "$used" ]; then
 	cat <<TAIL
 };
 
@@ -74,13 +77,8 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Marker benchmark: $sites generated functions, $mode ($mod)");
 TAIL
 	exit 0
-	;;
-esac
+fi
 
-echo "static void (*const scale_fns[])(int v) = {"
-for ((i = 0; i < sites; i++)); do
-	printf '\tscale_%d,\n' "$i"
-done
 cat <<TAIL
 };
 
