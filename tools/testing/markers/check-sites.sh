@@ -11,6 +11,11 @@
 # the same shape.) near-zero: the code at every jump-table entry of a
 # site's key is a 2- or 5-byte NOP, as objtool left it (the guest checks
 # the bytes again after the module loader).
+#
+# Both modes: the helpers that build the generic probes' argument array
+# read no stack-protector canary, and __marker_call_generic_<n>(), which
+# every __marker_call_all_<n>() reaches for one generic probe alone, is a
+# straight line with one call.
 
 set -euo pipefail
 
@@ -62,5 +67,42 @@ for ko in "$@"; do
 		else
 			echo "FAIL $mode: $name: $sites sites, $nops NOPs, not NOPs:$others"
 		fi
+	fi
+	# The helpers, one block a function (GCC may clone one as .constprop)
+	helpers=$(objdump -dr --no-show-raw-insn "$ko" | awk '
+		/^[0-9a-f]+ <__marker_call_(all|array|generic)_[0-9]+[.>]/ {
+			fn = $2; sub(/^</, "", fn); sub(/[.>].*/, "", fn)
+			n[fn]++; next
+		}
+		/^$/ { fn = ""; next }
+		fn == "" { next }
+		/%gs:0x28/ { canary[fn]++ }
+		/\tcall / { calls[fn]++ }
+		/\tj[a-z]+ / && !/\tjmp / && !/__x86_return_thunk/ { jcc[fn]++ }
+		END {
+			for (f in n)
+				printf "%s %d %d %d %d\n", f, n[f], canary[f] + 0,
+					calls[f] + 0, jcc[f] + 0
+		}')
+	bad=''
+	while read -r fn nr canary calls jcc; do
+		case "$fn" in
+		__marker_call_all_*)
+			grep -q "^__marker_call_generic_${fn##*_} $nr " <<<"$helpers" ||
+				bad="$bad $fn: no __marker_call_generic_${fn##*_} beside it;"
+			;;
+		__marker_call_generic_*)
+			[ "$calls" -eq "$nr" ] && [ "$jcc" -eq 0 ] ||
+				bad="$bad $fn: $calls calls, $jcc conditional branches in $nr copies;"
+			;;
+		esac
+		[ "$canary" -eq 0 ] || bad="$bad $fn: reads the canary;"
+	done <<<"$helpers"
+	if [ -z "$helpers" ]; then
+		:
+	elif [ -z "$bad" ]; then
+		echo "OK $mode: $name: the argument array's helpers read no canary, one generic probe alone is called without a loop"
+	else
+		echo "FAIL $mode: $name:$bad"
 	fi
 done
