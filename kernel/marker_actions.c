@@ -332,13 +332,61 @@ marker_generic_fn marker_action(const char *name)
 EXPORT_SYMBOL_GPL(marker_action);
 
 /*
- * What marker_action_attach() allocates: the probe, then its pattern and
- * its predicate, in one allocation.
+ * What marker_action_attach() allocates: the probe, then its pattern, its
+ * predicate and its signature, in one allocation.
  */
 struct marker_attach {
 	struct marker_probe probe;
 	char strings[];
 };
+
+static struct marker_probe *marker_attach(const char *pattern,
+					  marker_generic_fn fn, void *data,
+					  const char *filter, const char *sig,
+					  struct module *owner)
+{
+	size_t plen, flen = filter ? strlen(filter) + 1 : 0;
+	size_t slen = sig ? strlen(sig) + 1 : 0;
+	struct marker_attach *a;
+	int ret;
+
+	if (!pattern) {
+		pr_err("refusing to attach %ps to no marker name\n", fn);
+		return ERR_PTR(-EINVAL);
+	}
+	plen = strlen(pattern) + 1;
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-ENODEV);
+	a = kzalloc(struct_size(a, strings, plen + flen + slen), GFP_KERNEL);
+	if (!a) {
+		ret = -ENOMEM;
+		goto put_module;
+	}
+	memcpy(a->strings, pattern, plen);
+	if (filter) {
+		memcpy(a->strings + plen, filter, flen);
+		a->probe.filter = a->strings + plen;
+	}
+	if (sig) {
+		memcpy(a->strings + plen + flen, sig, slen);
+		a->probe.sig = a->strings + plen + flen;
+	}
+	a->probe.marker = a->strings;
+	a->probe.func = fn;
+	a->probe.data = data;
+	a->probe.owner = owner;
+	a->probe.generic = true;
+	ret = marker_probe_register(&a->probe);
+	if (ret)
+		goto free_attach;
+	return &a->probe;
+
+free_attach:
+	kfree(a);
+put_module:
+	module_put(THIS_MODULE);
+	return ERR_PTR(ret);
+}
 
 /**
  * __marker_action_attach() - connect a function of the registry's to markers
@@ -371,44 +419,22 @@ struct marker_probe *__marker_action_attach(const char *pattern,
 					    const char *filter,
 					    struct module *owner)
 {
-	size_t plen, flen = filter ? strlen(filter) + 1 : 0;
-	struct marker_attach *a;
-	int ret;
-
-	if (!pattern) {
-		pr_err("refusing to attach %ps to no marker name\n", fn);
-		return ERR_PTR(-EINVAL);
-	}
-	plen = strlen(pattern) + 1;
-	if (!try_module_get(THIS_MODULE))
-		return ERR_PTR(-ENODEV);
-	a = kzalloc(struct_size(a, strings, plen + flen), GFP_KERNEL);
-	if (!a) {
-		ret = -ENOMEM;
-		goto put_module;
-	}
-	memcpy(a->strings, pattern, plen);
-	if (filter) {
-		memcpy(a->strings + plen, filter, flen);
-		a->probe.filter = a->strings + plen;
-	}
-	a->probe.marker = a->strings;
-	a->probe.func = fn;
-	a->probe.data = data;
-	a->probe.owner = owner;
-	a->probe.generic = true;
-	ret = marker_probe_register(&a->probe);
-	if (ret)
-		goto free_attach;
-	return &a->probe;
-
-free_attach:
-	kfree(a);
-put_module:
-	module_put(THIS_MODULE);
-	return ERR_PTR(ret);
+	return marker_attach(pattern, fn, data, filter, NULL, owner);
 }
 EXPORT_SYMBOL_GPL(__marker_action_attach);
+
+/*
+ * __marker_action_attach() for the registry's own generic @fn that takes
+ * only the sites of @sig (struct marker_probe's @sig), passing over the
+ * sites of @pattern that pass other types: a trace event's probe, whose
+ * fields are one signature.
+ */
+struct marker_probe *marker_action_attach_sig(const char *pattern,
+					      marker_generic_fn fn, void *data,
+					      const char *sig)
+{
+	return marker_attach(pattern, fn, data, NULL, sig, THIS_MODULE);
+}
 
 /**
  * marker_action_detach_many() - disconnect attachments, one grace period

@@ -118,11 +118,21 @@ static bool marker_probe_inline(const struct marker_probe *probe)
 }
 
 /*
+ * Does @probe, generic, name a signature other than @site's? Then it
+ * passes over the site (marker_probe_skips()).
+ */
+static bool marker_probe_other_sig(const struct marker_probe *probe,
+				   const struct marker_site *site)
+{
+	return probe->generic && probe->sig && strcmp(probe->sig, site->sig);
+}
+
+/*
  * An inline site takes the action "inline" and nothing else, which takes
  * nothing else. Otherwise a typed probe fits a site of its signature; a
- * generic one, any site, except that the actions that print need a format
- * fit for the signature. Then its predicate, if any, must fit the site's
- * arguments (marker_pred_fits()).
+ * generic one, any site (of its signature, if it names one), except that
+ * the actions that print need a format fit for the signature. Then its
+ * predicate, if any, must fit the site's arguments (marker_pred_fits()).
  */
 static bool marker_probe_fits_sig(const struct marker_probe *probe,
 				  const struct marker_site *site)
@@ -130,8 +140,9 @@ static bool marker_probe_fits_sig(const struct marker_probe *probe,
 	if (marker_probe_inline(probe) != marker_site_inline(site))
 		return false;
 	if (probe->generic)
-		return !marker_action_formats(probe->func) ||
-		       !marker_format_check(site, NULL, 0);
+		return !marker_probe_other_sig(probe, site) &&
+		       (!marker_action_formats(probe->func) ||
+			!marker_format_check(site, NULL, 0));
 	return !strcmp(probe->sig, site->sig);
 }
 
@@ -167,11 +178,15 @@ bool marker_valid_name(const char *name)
 /*
  * A pattern names markers of both kinds: a pattern probe passes over the
  * sites of the kind it does not fit, where a probe naming the marker is
- * refused (marker_probe_fits()).
+ * refused (marker_probe_fits()). A generic probe that names a signature
+ * passes over the sites of any other, by name or by pattern: the
+ * signature is checked once, here, not at each hit.
  */
 static bool marker_probe_skips(const struct marker_probe *probe,
 			       const struct marker_site *site)
 {
+	if (marker_probe_other_sig(probe, site))
+		return true;
 	return marker_is_glob(probe->marker) &&
 	       marker_probe_inline(probe) != marker_site_inline(site);
 }
@@ -1353,7 +1368,8 @@ int marker_sites_add(struct list_head *found)
 		list_add_tail(&rec->node, &e->sites);
 		hash_add(marker_recs, &rec->hnode, (unsigned long)site);
 		list_for_each_entry(probe, &e->probes, node)
-			if (!marker_probe_fits(probe, site))
+			if (!marker_probe_skips(probe, site) &&
+			    !marker_probe_fits(probe, site))
 				marker_report_mismatch(probe, rec);
 		list_for_each_entry(probe, &marker_globs, node)
 			if (glob_match(probe->marker, e->name) &&

@@ -179,7 +179,11 @@ struct marker_event_strs {
 	u16 len[MARKER_MAX_ARGS];
 };
 
-/* Is @site's signature the one @ev records? At every hit: no call. */
+/*
+ * Is @site's signature the one @ev records? For print, which takes every
+ * site of its name (the event's own probes take only these: the registry
+ * checks when it connects them). At every hit: no call.
+ */
 static __always_inline bool marker_event_fits(const struct marker_event *ev,
 					      const struct marker_site *site)
 {
@@ -284,8 +288,6 @@ static void marker_event_ftrace(void *data, struct marker_site *site,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	if (unlikely(!marker_event_fits(ev, site)))
-		return;
 	if (ev->strings)
 		marker_event_ftrace_strs(file, ev, args);
 	else
@@ -378,8 +380,6 @@ static void marker_event_perf(void *data, struct marker_site *site,
 	struct marker_event *ev = call->data;
 	struct hlist_head *head;
 
-	if (unlikely(!marker_event_fits(ev, site)))
-		return;
 	head = this_cpu_ptr(call->perf_events);
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
@@ -404,8 +404,10 @@ bool marker_event_func(const void *func)
 
 /*
  * Connect a generic probe for @ev with @data (an ftrace file, or the call
- * for perf); marker_action_attach() pins marker.ko while it is connected:
- * the probe's code is ours, and so is the event.
+ * for perf), to the sites of @ev's name whose signature is @ev's: the
+ * registry passes over the others when it connects, so that the probes
+ * need not check at each hit. marker_action_attach_sig() pins marker.ko
+ * while it is connected: the probe's code is ours, and so is the event.
  */
 static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
 				void *data)
@@ -417,7 +419,7 @@ static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
-	link->probe = marker_action_attach(ev->name, fn, data, NULL);
+	link->probe = marker_action_attach_sig(ev->name, fn, data, ev->sig);
 	if (IS_ERR(link->probe)) {	/* -ENODEV: going, the event goes too */
 		ret = PTR_ERR(link->probe);
 		pr_warn("event markers/%s: cannot connect its probe (%d)\n",

@@ -185,7 +185,9 @@ struct marker_loc {
  * @marker: name of the marker to connect to; for a generic probe, also a
  *	glob pattern (``*``, ``?``, ``[...]``) naming every marker it matches,
  *	loaded now or later
- * @sig: the signature the probe expects (ignored for generic probes)
+ * @sig: the signature the probe expects; for a generic probe, NULL (any
+ *	site), or the one signature of the sites it takes: it passes over the
+ *	others of its name or pattern, checked when it connects
  * @func: the probe function
  * @data: passed to @func as its first argument
  * @owner: the module @func lives in

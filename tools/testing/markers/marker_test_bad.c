@@ -17,6 +17,16 @@
 static char unterminated[300];
 static int counter;
 
+/*
+ * One name, two signatures: a trace event records the sites of the first
+ * signature it saw; the other is neither armed for it nor counted.
+ */
+static noinline void two_sigs(int n)
+{
+	MARK(bad_two_sigs, "%d", n);
+	MARK(bad_two_sigs, "%s", "other");
+}
+
 static ssize_t fire_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
@@ -36,6 +46,7 @@ static ssize_t fire_write(struct file *file, const char __user *ubuf,
 	MARK(bad_star, "%*d", 4, n);
 	MARK(bad_deref_ptr, "%pD", file);
 #pragma GCC diagnostic pop
+	two_sigs(n);
 	return count;
 }
 
