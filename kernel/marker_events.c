@@ -218,7 +218,9 @@ static unsigned int marker_event_strings(const struct marker_event *ev,
 
 /*
  * Write the fields of a hit after @rec's trace_entry, strings last; @s is
- * NULL for an event without strings.
+ * NULL for an event without strings. Inlined with @s a constant in each
+ * caller, so that an event without strings has no string branch: nothing
+ * of it is tested at each field, no register kept for it across a call.
  */
 static __always_inline void marker_event_fill(const struct marker_event *ev,
 					      void *rec, const u64 *args,
@@ -230,7 +232,7 @@ static __always_inline void marker_event_fill(const struct marker_event *ev,
 		const struct marker_event_field *f = &ev->fields[i];
 		void *p = rec + f->offset;
 
-		if (f->code == MARKER_TYPE_STRING) {
+		if (s && f->code == MARKER_TYPE_STRING) {
 			memcpy(rec + dyn, s->str[i], s->len[i]);
 			*(u32 *)p = (u32)s->len[i] << 16 | dyn;
 			dyn += s->len[i];
