@@ -664,10 +664,11 @@ def evaluate(by, sites, scale):
                       'generic %s instructions, typed %s (%s×); three '
                       'probes: generic %s, typed %s a pass. The typed '
                       'probe is a direct jump from the site\'s trampoline; '
-                      'the generic one is called by the several-probe '
-                      'helper for the marker\'s number of arguments, which '
-                      'stores them as u64 in an array, then makes one '
-                      'indirect call.' % (
+                      'the generic one alone is reached through the '
+                      'several-probe helper\'s dispatch, then '
+                      '`__marker_call_generic_N()` stores the marker\'s '
+                      'arguments as u64 in an array and makes one indirect '
+                      'call (a retpoline), with no loop.' % (
                           fmt(fg), fmt(ft), fmt(ratio(fg, ft)),
                           fmt(g3), fmt(ty3))))
 
