@@ -103,13 +103,14 @@ static void marker_probe_show(const struct marker_probe *probe, void *priv)
 {
 	char func[KSYM_SYMBOL_LEN];
 	struct seq_file *m = priv;
+	/* "*": a generic probe that takes any signature; "-": no argument */
+	const char *sig = !probe->sig ? "*" : *probe->sig ? probe->sig : "-";
 
 	/* the name alone: %ps appends " [module]" */
 	snprintf(func, sizeof(func), "%ps", probe->func);
 	func[strcspn(func, " ")] = '\0';
 	seq_printf(m, "%s %s %s %s %s %u %lu", probe->marker, func,
-		   module_name(probe->owner),
-		   probe->generic ? "*" : *probe->sig ? probe->sig : "-",
+		   module_name(probe->owner), sig,
 		   marker_consumer_kind(probe->func, probe->generic),
 		   marker_probe_sites(probe), marker_probe_hits(probe));
 	/* as written, non-printable bytes escaped: one line a probe */
