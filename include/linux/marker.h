@@ -347,16 +347,24 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 	((void (*)(void *__MARKER_MAP(__MARKER_U64_PARAM_C,		\
 				      ##__VA_ARGS__)))READ_ONCE((f)->func))( \
 		(f)->data __MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__))
+/* The helpers' parameters, and their arguments when one calls another */
+#define __MARKER_HELPER_PARAMS(...)					\
+	const struct marker_funcs *funcs				\
+	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
+	struct marker_site *site
+#define __MARKER_HELPER_ARGS(...)					\
+	funcs __MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__), site
+/* The arguments as a generic probe takes them */
+#define __MARKER_U64_ARRAY(...)						\
+	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {		\
+		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
+	}
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline __no_stack_protector void __maybe_unused		\
 CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
-	const struct marker_funcs *funcs				\
-	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
-	struct marker_site *site)					\
+	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
-	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {			\
-		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
-	};								\
+	__MARKER_U64_ARRAY(__VA_ARGS__);				\
 	const struct marker_func *f, *end = funcs->f + funcs->nr;	\
 									\
 	for (f = funcs->f; f < end; f++) {				\
@@ -370,13 +378,9 @@ CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
 									\
 static noinline notrace __no_stack_protector void __maybe_unused	\
 CONCATENATE(__marker_call_generic_, COUNT_ARGS(__VA_ARGS__))(		\
-	const struct marker_funcs *funcs				\
-	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
-	struct marker_site *site)					\
+	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
-	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {			\
-		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
-	};								\
+	__MARKER_U64_ARRAY(__VA_ARGS__);				\
 	const struct marker_func *f = funcs->f;				\
 									\
 	this_cpu_inc(*f->hits);						\
@@ -399,18 +403,16 @@ CONCATENATE(__marker_call_typed_, COUNT_ARGS(__VA_ARGS__))(		\
 									\
 static noinline notrace void __maybe_unused				\
 CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
-	const struct marker_funcs *funcs				\
-	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__),		\
-	struct marker_site *site)					\
+	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
 	if (unlikely(funcs->generic) && funcs->nr == 1)			\
 		CONCATENATE(__marker_call_generic_,			\
-			    COUNT_ARGS(__VA_ARGS__))(funcs		\
-			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__), site); \
+			    COUNT_ARGS(__VA_ARGS__))(			\
+			__MARKER_HELPER_ARGS(__VA_ARGS__));		\
 	else if (unlikely(funcs->generic))				\
 		CONCATENATE(__marker_call_array_,			\
-			    COUNT_ARGS(__VA_ARGS__))(funcs		\
-			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__), site); \
+			    COUNT_ARGS(__VA_ARGS__))(			\
+			__MARKER_HELPER_ARGS(__VA_ARGS__));		\
 	else								\
 		CONCATENATE(__marker_call_typed_,			\
 			    COUNT_ARGS(__VA_ARGS__))(funcs		\
