@@ -28,8 +28,12 @@ site() {
 
 # colnum NAME: the number of the listing's field under NAME in its header
 colnum() {
-	head -n 1 "$LIST" | tr ' ' '\n' | grep -v '^#$' | grep -n -x "$1" |
-		cut -d: -f1
+	awk -v name="$1" '{
+		for (i = 1; i <= NF; i++)
+			if ($i != "#" && ++n && $i == name)
+				print n
+		exit
+	}' "$LIST"
 }
 
 # col NAME LINE...: the field under NAME of each listing line in LINE
