@@ -21,7 +21,11 @@ if [ -f /lib/hostfs/order ]; then
 	for m in $(cat /lib/hostfs/order); do
 		insmod "/lib/hostfs/$m.ko" || echo "guest-init: insmod $m failed"
 	done
-	if mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 \
+	# cache=loose: the guest keeps what it read of the share (perf's
+	# and bpftrace's programs and libraries), where cache=none read
+	# them again at each start; nothing writes to the share while a
+	# guest runs. The tools tests on Debian's 6.1: 182 s -> 70 s.
+	if mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose \
 		hostroot /host; then
 		mount -t proc proc /host/proc
 		mount -t sysfs sysfs /host/sys
