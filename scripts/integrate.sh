@@ -6,8 +6,9 @@
 # marker.ko (see Documentation/markers-intree.rst). Written for Debian's
 # linux-source-6.1; the hooks are plain text edits that say where they fail.
 #
-# The tree gets symbolic links to this project's files, never copies, so
-# the in-tree and out-of-tree forms build the same sources:
+# The tree gets symbolic links to this project's files, never copies (but
+# for the text of the jump-label hook, below), so the in-tree and
+# out-of-tree forms build the same sources:
 #
 #   include/**                        -> <project>/include/** (linux/marker.h)
 #   arch/x86/include/asm/marker.h     -> <project>/arch/x86/include/asm/...
@@ -28,6 +29,9 @@
 #   Documentation/trace/index.rst     markers/index, after tracepoints
 #   include/linux/module.h            struct module: markers, num_markers
 #   kernel/module/main.c              the module's __markers section there
+#   kernel/jump_label.c               static_key_slow_inc_many(), _dec_many():
+#                                     scripts/graft/kernel/jump_label.c,
+#                                     inserted between tagged lines
 #
 # Idempotent: run it again after files are added to the project (links to
 # files that are gone are removed) or after the project moves (the links
@@ -199,6 +203,46 @@ if ! hooked "$mc"; then
 	[ "$(grep -c "$TAG" "$tree/$mc")" = 2 ] ||
 		die "$mc: could not record __markers in struct module"
 fi
+
+# kernel/jump_label.c: static_key_slow_inc_many() and _dec_many(), several
+# keys patched in shared batches (scripts/graft/kernel/jump_label.c, its
+# text between two tagged lines before __jump_label_update()), and the
+# batching __jump_label_update()'s call of jump_label_many_add(). The text
+# is replaced when the project's changes; the file is left untouched (its
+# time too, so nothing rebuilds) when it is the same.
+jl=kernel/jump_label.c
+if ! grep -q "$TAG" "$tree/$jl"; then
+	grep -q '^#ifndef HAVE_JUMP_LABEL_BATCH$' "$tree/$jl" &&
+		grep -q '^		if (!arch_jump_label_transform_queue(entry, jump_label_type(entry))) {$' "$tree/$jl" ||
+		die "$jl: no batching __jump_label_update() to add the batches of several keys to"
+fi
+awk -v tag="$TAG" -v text="$project/scripts/graft/$jl" '
+	$0 == "/* " tag " begin */" { skip = 1; next }
+	$0 == "/* " tag " end */" { skip = 0; next }
+	skip { next }
+	/^#ifndef HAVE_JUMP_LABEL_BATCH$/ && !done {
+		print "/* " tag " begin */"
+		while ((getline line < text) > 0)
+			if (line !~ /^\/\/ SPDX-License-Identifier/)
+				print line
+		print "/* " tag " end */"
+		done = 1
+	}
+	/^\t\tif \(jump_label_many_add\(entry\)\)/ { getline; getline; next }
+	/^\t\tif \(!arch_jump_label_transform_queue\(entry, jump_label_type\(entry\)\)\) \{$/ {
+		printf "\t\tif (jump_label_many_add(entry))\t/* %s */\n", tag
+		print "\t\t\tcontinue;"
+		print ""
+	}
+	{ print }
+' "$tree/$jl" >"$tree/$jl.markers-tmp"
+if cmp -s "$tree/$jl" "$tree/$jl.markers-tmp"; then
+	rm -f "$tree/$jl.markers-tmp"
+else
+	mv "$tree/$jl.markers-tmp" "$tree/$jl"
+fi
+[ "$(grep -c "$TAG" "$tree/$jl")" = 3 ] ||
+	die "$jl: could not add the batches of several keys"
 
 # Documentation/trace/index.rst: the pages in the toctree, after the
 # tracepoints' (the first toctree line that names them).

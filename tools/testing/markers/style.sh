@@ -71,7 +71,8 @@ checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h \
 # makes the warnings its exit status, and any other output (perl's own
 # warnings on a comment it misreads) fails too. -none: no document.
 mapfile -t kdoc_files < <(git ls-files -co --exclude-standard \
-	'kernel/*.c' 'kernel/*.h' 'include/linux/marker*.h' 'arch/*.h')
+	'kernel/*.c' 'kernel/*.h' 'include/linux/marker*.h' 'arch/*.h' \
+	'include/wrapper/*.h' 'scripts/graft/*.c')
 if ! out=$("$ks_dir/scripts/kernel-doc" -none -Wall -Werror \
 	"${kdoc_files[@]}" 2>&1) || [ -n "$out" ]; then
 	printf '%s\n' "$out"
