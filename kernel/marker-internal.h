@@ -47,7 +47,10 @@ extern const struct marker_loc __start___markers_loc[], __stop___markers_loc[];
  *	tree); a site is counted once, however many times its module is
  *	scanned (at its COMING and LIVE notifications)
  *
- * Each key or trampoline update is one text_poke_bp() batch.
+ * Each key or trampoline update is one text_poke_bp() batch, but in a tree
+ * that carries the markers: there, the keys that one probe's registration
+ * enables, or one marker_probe_unregister_many() disables, share batches
+ * of up to 256 jump entries (include/wrapper/jump-label.h).
  */
 struct marker_stats {
 	unsigned long key_updates;

@@ -30,6 +30,8 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include <wrapper/jump-label.h>
+
 #include "marker-internal.h"
 
 #if !defined(CONFIG_KALLSYMS_ALL) || !defined(CONFIG_MODULES)
@@ -412,10 +414,90 @@ const char *marker_site_state(const struct marker_rec *rec)
 	return rec->retry ? "retrying" : "disarmed";
 }
 
-/* Patch the site itself: the last step of arming, the first of disarming. */
+/*
+ * The keys of the near-zero sites that marker_probe_attach() arms, or
+ * marker_probe_unregister_many() disarms, patched together when it is done
+ * (marker_keys_flush()): in a tree that carries the markers, their jump
+ * entries in shared text_poke_bp() batches (include/wrapper/jump-label.h).
+ * A key may be there once for each of its sites. Under marker_mutex; in
+ * use between marker_keys_begin() and marker_keys_flush(), which leaves
+ * it empty.
+ */
+static struct marker_keys {
+	struct static_key **keys;
+	unsigned int nr, max;
+	bool on;		/* the users are added, not taken */
+	bool open;
+} marker_keys;
+
+/*
+ * Open the set, with room for @nr keys; more are added as they come, or
+ * updated at once when no room can be made. Return: -ENOMEM when the room
+ * for @nr could not be allocated (the set is open, empty).
+ */
+static int marker_keys_begin(bool on, unsigned int nr)
+{
+	lockdep_assert_held(&marker_mutex);
+	WARN_ON_ONCE(marker_keys.open || marker_keys.keys);
+	marker_keys.on = on;
+	marker_keys.open = true;
+	if (!nr)
+		return 0;
+	marker_keys.keys = kmalloc_array(nr, sizeof(*marker_keys.keys),
+					 GFP_KERNEL);
+	if (!marker_keys.keys)
+		return -ENOMEM;
+	marker_keys.max = nr;
+	return 0;
+}
+
+/* Keep @key for marker_keys_flush(): false if it must be updated now. */
+static bool marker_keys_add(struct static_key *key, bool on)
+{
+	struct static_key **more;
+	unsigned int size;
+
+	lockdep_assert_held(&marker_mutex);
+	if (!marker_keys.open || marker_keys.on != on)
+		return false;
+	if (marker_keys.nr == marker_keys.max) {
+		size = max(2 * marker_keys.max, 64U);
+		more = krealloc_array(marker_keys.keys, size, sizeof(*more),
+				      GFP_KERNEL);
+		if (!more)
+			return false;
+		marker_keys.keys = more;
+		marker_keys.max = size;
+	}
+	marker_keys.keys[marker_keys.nr++] = key;
+	return true;
+}
+
+/*
+ * Update the keys kept since marker_keys_begin(): the sites go live (or
+ * stop calling) here, after their arrays were published (or unpublished).
+ */
+static void marker_keys_flush(void)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (marker_keys.nr) {
+		marker_stats.key_updates += marker_keys_update(marker_keys.keys,
+							       marker_keys.nr,
+							       marker_keys.on);
+	}
+	kfree(marker_keys.keys);
+	marker_keys = (struct marker_keys){ };
+}
+
+/*
+ * Patch the site itself: the last step of arming, the first of disarming;
+ * between marker_keys_begin() and marker_keys_flush(), in the flush.
+ */
 static void marker_site_patch(struct marker_site *site, bool on)
 {
 	if (site->mode == MARKER_MODE_NEARZERO) {
+		if (marker_keys_add(&site->key->key, on))
+			return;
 		/* The key is shared: only its first and last users patch. */
 		if (on) {
 			marker_stats.key_updates += !static_key_count(&site->key->key);
@@ -547,7 +629,10 @@ bool marker_funcs_has(const struct marker_funcs *funcs,
  *   N -> 0: patch the site back, unpublish; the trampoline is reset by
  *	     marker_sync() after the grace period.
  *
- * The old array is freed after a grace period.
+ * Between marker_keys_begin() and marker_keys_flush(), a near-zero site is
+ * patched at the flush: it goes live after its array is published, and
+ * stops calling after it is unpublished (it reads NULL meanwhile). The old
+ * array is freed after a grace period.
  */
 static void marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 {
@@ -708,16 +793,21 @@ static int marker_probe_attach(const struct marker_probe *probe, int nr)
 		}
 	}
 
+	/* room for every key, so that all are patched together */
+	if (marker_keys_begin(true, nr))
+		goto free_news;
 	i = 0;
 	for (e = marker_probe_next(probe, NULL); e;
 	     e = marker_probe_next(probe, e))
 		list_for_each_entry(rec, &e->sites, node)
 			if (!marker_probe_skips(probe, rec->site))
 				marker_site_set(rec, news[i++]);
+	marker_keys_flush();
 	kfree(news);
 	return 0;
 
 free_news:
+	marker_keys_flush();	/* nothing in it */
 	while (i--)
 		kfree(news[i]);
 	kfree(news);
@@ -920,6 +1010,8 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 	unsigned int i;
 
 	mutex_lock(&marker_mutex);
+	/* unregistering never fails: without room, a key at a time */
+	marker_keys_begin(false, 0);
 	for (i = 0; i < nr; i++) {
 		if (WARN_ON_ONCE(!probes[i]->registered))
 			continue;
@@ -931,6 +1023,7 @@ void marker_probe_unregister_many(struct marker_probe **probes, unsigned int nr)
 		if (e)
 			marker_entry_put(e);
 	}
+	marker_keys_flush();
 	if (sync)
 		marker_sync();
 	/* no site reads them any more: the grace period, or no array */
