@@ -134,8 +134,92 @@ t_kprobe_on_builtin_symbol_marker() {
 	done
 }
 
+# ipis: set IPIS to the function-call IPIs every CPU has taken
+# (text_poke_bp()'s syncs among them), with shell builtins only: a program
+# started to read them would itself cost a few
+ipis() {
+	while read -r name rest; do
+		[ "$name" = CAL: ] || continue
+		IPIS=0
+		for v in $rest; do
+			case "$v" in *[!0-9]*) break ;; esac
+			IPIS=$((IPIS + v))
+		done
+		return
+	done </proc/interrupts
+}
+
+# many_sites STATE CODE: how many of test_many's 1000 sites are in STATE,
+# their code matching the regular expression CODE (every patched byte)
+many_sites() {
+	awk -v s="$(colnum state)" -v c="$(colnum code)" -v w="$1" -v re="$2" '
+		$2 == "marker_test_many" && $s == w && $c ~ re { n++ }
+		END { print n + 0 }' "$LIST"
+}
+
+NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+JMPS='^(eb..|e9........)(,(eb..|e9........))*$'
+
+# batches: set BATCHES to the text_poke_bp() batches since tpbb, the
+# kprobe event on text_poke_bp_batch(), was enabled
+batches() {
+	BATCHES=$(awk '$1 == "markers/tpbb" || $1 == "tpbb" { print $2 }' \
+		"$TRACING"/kprobe_profile)
+}
+
+# many_op COMMAND: write COMMAND to the control file; OP_IPIS, OP_BATCHES,
+# OP_KEYS: what it cost
+many_op() {
+	k=$(stat_of key_updates)
+	batches
+	b=$BATCHES
+	ipis
+	i=$IPIS
+	echo "$1" >"$DBG"/markers/control || return 1
+	ipis
+	OP_IPIS=$((IPIS - i))
+	batches
+	OP_BATCHES=$((BATCHES - b))
+	OP_KEYS=$(($(stat_of key_updates) - k))
+}
+
+# 1000 names armed by one pattern, and disarmed: their 1000 keys patched
+# in shared text_poke_bp() batches of up to 256 entries (TP_VEC_MAX), 4 of
+# them, 3 sync IPIs each on two CPUs (12), where a batch a key would be
+# 1000 batches and 3000 IPIs. The batches are counted by a kprobe, not
+# optimized (an optimized kprobe is patched in with a batch of its own);
+# the IPIs include a few of other causes (15 to 17 in all seen).
+t_many_names_armed_in_shared_batches() {
+	insmod marker_test_many.ko || return 1
+	opt=$(cat /proc/sys/debug/kprobes-optimization)
+	echo 0 >/proc/sys/debug/kprobes-optimization
+	echo 'p:markers/tpbb text_poke_bp_batch' >>"$TRACING"/kprobe_events ||
+		fail "no kprobe on text_poke_bp_batch: $(cat "$TRACING"/error_log)" ||
+		return 1
+	echo 1 >"$TRACING"/events/markers/tpbb/enable
+	many_op 'enable test_many_* count' || return 1
+	arm="$OP_BATCHES batches, $OP_IPIS IPIs, $OP_KEYS keys"
+	armed=$(many_sites armed "$JMPS")
+	arm_ok=$((OP_BATCHES == 4 && OP_KEYS == 1000))
+	many_op 'disable test_many_*' || return 1
+	disarm="$OP_BATCHES batches, $OP_IPIS IPIs, $OP_KEYS keys"
+	disarmed=$(many_sites disarmed "$NOPS")
+	disarm_ok=$((OP_BATCHES == 4 && OP_KEYS == 1000))
+	echo 0 >"$TRACING"/events/markers/tpbb/enable
+	echo '-:markers/tpbb' >>"$TRACING"/kprobe_events
+	echo "$opt" >/proc/sys/debug/kprobes-optimization
+	rmmod marker_test_many || return 1
+	echo "# 1000 names: armed with $arm; disarmed with $disarm"
+	[ "$armed" = 1000 ] && [ "$disarmed" = 1000 ] ||
+		fail "$armed sites armed as jumps, then $disarmed disarmed as NOPs" ||
+		return 1
+	[ "$arm_ok" = 1 ] && [ "$disarm_ok" = 1 ] ||
+		fail "want 4 batches and 1000 keys each way"
+}
+
 TESTS="registry_built_in builtin_sites_found builtin_marker_armed_from_module
-module_markers_with_builtin_registry kprobe_on_builtin_symbol_marker"
+module_markers_with_builtin_registry kprobe_on_builtin_symbol_marker
+many_names_armed_in_shared_batches"
 
 ktap_print_header
 # shellcheck disable=SC2086
