@@ -33,6 +33,8 @@ CHECK=(
 )
 BENCH=(
 	gnuplot-nox python3			# the chart, the report
+	linux-source-6.1 xz-utils perl		# intree.sh: the in-tree kernel
+	bc bison flex libelf-dev libssl-dev ccache git
 )
 STYLE=(
 	linux-source-6.12 xz-utils perl		# checkpatch.pl, kernel-doc

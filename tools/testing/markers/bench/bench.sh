@@ -11,7 +11,8 @@
 # guest logs (*.log) and the build logs.
 #
 # SCALE="10 100 1000 10000" (the distinct-name scaling modules' sizes),
-# PASSES="icount icount2 time" (the boots), V=1 streams the consoles.
+# PASSES="icount icount2 time" (the boots), V=1 streams the consoles,
+# INTREE=0 leaves out the in-tree kernel's boot (the built-in batches).
 
 set -euo pipefail
 
@@ -157,7 +158,22 @@ for pass in $passes; do
 	echo "$pass $(($(date +%s) - t0))" >>"$out/boot-seconds"
 done
 
+# The built-in form's shared batches (goal "arming 1000 names, built in"):
+# intree.sh's kunit and builtin stages, the KUnit kernel with the markers
+# built in (cached outside the clone; about 14 minutes to build cold),
+# booted with marker_test_many.ko. INTREE=0 leaves them out.
+builtin_log=()
+if [ "${INTREE:-1}" != 0 ]; then
+	say "the in-tree kernel (intree.sh: kunit, builtin)"
+	if STAGES="kunit builtin" "$top/tools/testing/markers/intree.sh" \
+	   >"$out/intree.log" 2>&1; then
+		builtin_log=(--builtin-log "$top/build/intree/builtin.log")
+	else
+		say "intree.sh failed (see $out/intree.log): not measured"
+	fi
+fi
+
 say "writing the report"
 python3 "$here/report.py" --out "$out" --passes "$passes" \
-	--wall "$(($(date +%s) - start))"
+	--wall "$(($(date +%s) - start))" "${builtin_log[@]}"
 say "done in $(($(date +%s) - start)) s: $out/report.md"
