@@ -432,22 +432,22 @@ static struct marker_keys {
 
 /*
  * Open the set, with room for @nr keys; more are added as they come, or
- * updated at once when no room can be made. Return: -ENOMEM when the room
- * for @nr could not be allocated (the set is open, empty).
+ * updated at once when no room can be made. Return: -ENOMEM, the set not
+ * opened, when the room for @nr could not be allocated.
  */
 static int marker_keys_begin(bool on, unsigned int nr)
 {
 	lockdep_assert_held(&marker_mutex);
 	WARN_ON_ONCE(marker_keys.open || marker_keys.keys);
+	if (nr) {
+		marker_keys.keys = kmalloc_array(nr, sizeof(*marker_keys.keys),
+						 GFP_KERNEL);
+		if (!marker_keys.keys)
+			return -ENOMEM;
+		marker_keys.max = nr;
+	}
 	marker_keys.on = on;
 	marker_keys.open = true;
-	if (!nr)
-		return 0;
-	marker_keys.keys = kmalloc_array(nr, sizeof(*marker_keys.keys),
-					 GFP_KERNEL);
-	if (!marker_keys.keys)
-		return -ENOMEM;
-	marker_keys.max = nr;
 	return 0;
 }
 
@@ -807,7 +807,6 @@ static int marker_probe_attach(const struct marker_probe *probe, int nr)
 	return 0;
 
 free_news:
-	marker_keys_flush();	/* nothing in it */
 	while (i--)
 		kfree(news[i]);
 	kfree(news);

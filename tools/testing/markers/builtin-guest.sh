@@ -26,12 +26,16 @@ value_lines() {
 	dmesg | grep -c 'value is 1'
 }
 
+# a site's patched bytes (the listing's code column) as NOPs, as jumps
+NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+JMPS='^(eb..|e9........)(,(eb..|e9........))*$'
+
 is_nop() {
-	echo "$1" | grep -qE '^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+	echo "$1" | grep -qE "$NOPS"
 }
 
 is_jmp() {
-	echo "$1" | grep -qE '^(eb..|e9........)(,(eb..|e9........))*$'
+	echo "$1" | grep -qE "$JMPS"
 }
 
 t_registry_built_in() {
@@ -156,9 +160,6 @@ many_sites() {
 		$2 == "marker_test_many" && $s == w && $c ~ re { n++ }
 		END { print n + 0 }' "$LIST"
 }
-
-NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
-JMPS='^(eb..|e9........)(,(eb..|e9........))*$'
 
 # batches: set BATCHES to the text_poke_bp() batches since tpbb, the
 # kprobe event on text_poke_bp_batch(), was enabled
