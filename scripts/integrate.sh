@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# integrate.sh KERNEL_TREE - make the markers part of a kernel source tree,
+# integrate.sh [--hot-paths] KERNEL_TREE - make the markers part of a kernel
+# source tree,
 # so that CONFIG_MARKERS=y builds the registry into vmlinux and =m builds
 # marker.ko (see Documentation/markers-intree.rst). Written for Debian's
 # linux-source-6.1; the hooks are plain text edits that say where they fail.
@@ -33,6 +34,11 @@
 #                                     scripts/graft/kernel/jump_label.c,
 #                                     inserted between tagged lines
 #
+# With --hot-paths, also the optional patch set scripts/graft/hot-paths/
+# (MARK() on the context switch, file open, bio submission, device transmit
+# and page allocation; Documentation/markers-intree.rst), applied with
+# patch -p1 --fuzz=0. Without it, a patch set applied before is reversed.
+#
 # Idempotent: run it again after files are added to the project (links to
 # files that are gone are removed) or after the project moves (the links
 # follow it).
@@ -43,7 +49,12 @@ TAG='markers: integrate.sh'
 
 die() { echo "integrate.sh: $*" >&2; exit 1; }
 
-[ $# -eq 1 ] || die "usage: integrate.sh KERNEL_TREE"
+hot_paths=0
+if [ "${1:-}" = --hot-paths ]; then
+	hot_paths=1
+	shift
+fi
+[ $# -eq 1 ] || die "usage: integrate.sh [--hot-paths] KERNEL_TREE"
 tree=$(cd "$1" && pwd) || die "no directory $1"
 project=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -255,6 +266,33 @@ if ! grep -q '^   markers/index$' "$tree/$idx"; then
 		/^   tracepoints$/ && !done { print "   markers/index"; done = 1 }
 	' "$tree/$idx" >"$tree/$idx.markers-tmp"
 	mv "$tree/$idx.markers-tmp" "$tree/$idx"
+fi
+
+# The hot paths' patch set. The tree keeps a copy of each patch it has
+# applied (.markers-hot-paths/), and a patch that is no longer wanted, or
+# whose text changed, is reversed with that copy first; a patch applied
+# as it is now is left alone, and so are its files' times.
+applied=$tree/.markers-hot-paths
+mkdir -p "$applied"
+for p in "$applied"/*.patch; do
+	[ -f "$p" ] || continue
+	want=$project/scripts/graft/hot-paths/$(basename "$p")
+	if [ "$hot_paths" = 1 ] && cmp -s "$p" "$want"; then
+		continue
+	fi
+	patch -d "$tree" -p1 -R --fuzz=0 -s <"$p" ||
+		die "$(basename "$p"): could not reverse the patch as applied"
+	rm -f "$p"
+done
+if [ "$hot_paths" = 1 ]; then
+	for p in "$project"/scripts/graft/hot-paths/*.patch; do
+		[ -f "$applied/$(basename "$p")" ] && continue
+		# all its hunks or none
+		patch -d "$tree" -p1 --fuzz=0 -s --dry-run <"$p" >/dev/null &&
+			patch -d "$tree" -p1 --fuzz=0 -s <"$p" ||
+			die "$(basename "$p") does not apply to $tree"
+		cp "$p" "$applied/"
+	done
 fi
 
 echo "integrate.sh: $tree now builds the markers of $project (CONFIG_MARKERS)"

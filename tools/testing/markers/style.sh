@@ -63,6 +63,11 @@ checkpatch -f "${files[@]}" || rc=1
 checkpatch --ignore LINUX_VERSION_CODE -f include/wrapper/kernel-version.h || rc=1
 checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h \
 	arch/x86/include/asm/marker.h || rc=1
+# the hot paths' patch set, as the patches it is
+mapfile -t patches < <(git ls-files -co --exclude-standard 'scripts/graft/*.patch')
+for p in "${patches[@]}"; do
+	checkpatch "$p" || rc=1
+done
 
 # kernel-doc: the comments Documentation/markers.rst pulls in, and every
 # other /** comment of the registry, parsed as the kernel's documentation
@@ -115,5 +120,5 @@ mapfile -t scripts < <(git ls-files -co --exclude-standard |
 shellcheck -S warning -x "${scripts[@]}" || rc=1
 
 [ "$rc" -eq 0 ] &&
-	echo "style.sh: checkpatch --strict (${#files[@]} + 2 files), kernel-doc -Wall (${#kdoc_files[@]}), shellcheck -S warning (${#scripts[@]}), API reference (${#exports[@]} exports) clean"
+	echo "style.sh: checkpatch --strict (${#files[@]} + 2 files, ${#patches[@]} patches), kernel-doc -Wall (${#kdoc_files[@]}), shellcheck -S warning (${#scripts[@]}), API reference (${#exports[@]} exports) clean"
 exit "$rc"
