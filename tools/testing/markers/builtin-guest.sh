@@ -218,9 +218,71 @@ t_many_names_armed_in_shared_batches() {
 		fail "want 4 batches and 1000 keys each way"
 }
 
+# hits NAME: the hits of the count action on NAME (markers/probes)
+hits() {
+	awk -v m="$1" '$1 == m && $2 == "marker_count" { print $7 }' \
+		"$DBG"/markers/probes
+}
+
+HOT="sched_switch fs_open block_submit_bio net_dev_xmit mm_page_alloc"
+
+# hot_sites: each marker of the hot paths' patch set in vmlinux, one site,
+# disarmed, a NOP
+hot_sites() {
+	for m in $HOT; do
+		s=$(site "$m" kernel)
+		[ "$(echo "$s" | grep -c .)" = 1 ] && [ "$(col state "$s")" = disarmed ] &&
+			is_nop "$(col code "$s")" || fail "$m: '$s'" || return 1
+	done
+}
+
+# The hot paths' patch set (scripts/graft/hot-paths/, applied by
+# integrate.sh --hot-paths): its five markers in vmlinux, disarmed; armed
+# with counts, each counts what hot-paths-load did through it (every
+# open of one file, every write bio, every packet on lo: exactly; context
+# switches and pages: at least one a round); its trace event records the
+# fields; disarmed again.
+t_hot_paths_marked() {
+	hot_sites || return 1
+	ctl=$DBG/markers/control
+	for c in 'fs_open count if name == "./hot-paths-load"' \
+		 'block_submit_bio count if op == 1' \
+		 'net_dev_xmit count if dev == "lo"' \
+		 'sched_switch count' \
+		 'mm_page_alloc count if order == 0'; do
+		echo "enable $c" >"$ctl" || fail "enable $c refused" || return 1
+	done
+	./hot-paths-load 100 1 ./hot-paths-load /dev/ram0 >/dev/null ||
+		fail "hot-paths-load failed" || return 1
+	got=''
+	for m in $HOT; do
+		got="$got $m=$(hits "$m")"
+	done
+	for m in $HOT; do
+		echo "disable $m" >"$ctl" || return 1
+	done
+	echo "# hot paths, 100 rounds:$got"
+	case "$got" in
+	" sched_switch="[0-9]*" fs_open=100 block_submit_bio=100 net_dev_xmit=100 mm_page_alloc="[0-9]*) ;;
+	*) fail "counts:$got"; return 1 ;;
+	esac
+	for m in sched_switch mm_page_alloc; do
+		n=$(echo "$got" | sed "s/.* $m=\([0-9]*\).*/\1/")
+		[ "$n" -ge 100 ] || fail "$m: $n hits for 100 rounds" || return 1
+	done
+	hot_sites || return 1
+	# the trace event, as perf and trace-cmd enable it
+	echo >"$TRACING"/trace
+	echo 1 >"$TRACING"/events/markers/fs_open/enable || return 1
+	./hot-paths-load 1 1 ./hot-paths-load /dev/ram0 >/dev/null
+	echo 0 >"$TRACING"/events/markers/fs_open/enable
+	grep -q 'fs_open: fd=[0-9]* flags=[0-9a-fx]* name=\./hot-paths-load$' \
+		"$TRACING"/trace || fail "no fs_open event: $(tail -n 3 "$TRACING"/trace)"
+}
+
 TESTS="registry_built_in builtin_sites_found builtin_marker_armed_from_module
 module_markers_with_builtin_registry kprobe_on_builtin_symbol_marker
-many_names_armed_in_shared_batches"
+many_names_armed_in_shared_batches hot_paths_marked"
 
 ktap_print_header
 # shellcheck disable=SC2086

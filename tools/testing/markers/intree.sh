@@ -23,6 +23,10 @@
 #            test alone, N cycles, then the kmemleak scan)
 #   dkms     dkms.conf built by dkms against each installed Debian header tree,
 #            and make install into a scratch directory
+#   hotpaths make bench's, not in the default stages: the tree's kernel of
+#            configs/hot-paths.config, with CONFIG_MARKERS=y and =n, each
+#            booted under -icount with hot-paths-load (hot-paths-guest.sh):
+#            what the markers of scripts/graft/hot-paths/ cost disarmed
 #
 # Prints "ok - ..."/"not ok - ..." lines, the wall time of each stage, a
 # closing "N passed, N failed" and how long make check has taken. Exits
@@ -31,10 +35,13 @@
 # Caches, outside the clone so that a fresh clone on the same machine
 # rebuilds no kernel from scratch; MARKERS_CACHE, default /var/cache/markers:
 #
-#   src/<tree>        the extracted tree, integrated (links into the clone):
-#                     linux-source-6.1, linux-source-6.12
+#   src/<tree>        the extracted tree, integrated (links into the clone)
+#                     with the hot paths' patch set (integrate.sh
+#                     --hot-paths): linux-source-6.1, linux-source-6.12
 #   kbuild/kunit      kunit.py's build directory (O=); kunit-6.12 for 6.12
 #   kbuild/debug      the debug kernel's build directory (O=); debug-6.12
+#   kbuild/hot-paths  the hotpaths stage's, CONFIG_MARKERS=y; hot-paths-off,
+#                     =n, copied from it once
 #   ccache            the compiler cache
 #
 # STAGES="docs kunit builtin debug dkms" by default for 6.1, "docs kunit
@@ -168,11 +175,11 @@ stage_tree() {
 		tar -xJf "$tarball" -C "$cache/src" || return 1
 		echo "$version" >"$src.stamp"
 	fi
-	if "$top/scripts/integrate.sh" "$src" >"$out/integrate.log" 2>&1; then
-		result OK "tree: $(basename "$tarball") integrated (scripts/integrate.sh)"
+	if "$top/scripts/integrate.sh" --hot-paths "$src" >"$out/integrate.log" 2>&1; then
+		result OK "tree: $(basename "$tarball") integrated (scripts/integrate.sh --hot-paths)"
 	else
 		cat "$out/integrate.log"
-		result FAIL "tree: $(basename "$tarball") integrated (scripts/integrate.sh)"
+		result FAIL "tree: $(basename "$tarball") integrated (scripts/integrate.sh --hot-paths)"
 		return 1
 	fi
 	check "tree: integrated with links to the project, no copies" \
@@ -312,6 +319,7 @@ stage_builtin() {
 		return 1
 	cp "$kunit_o/samples/markers/probe_example.ko" \
 		"$mods"/tools/testing/markers/*.ko "$payload/"
+	hot_paths_load "$payload" || return 1
 	cp "$here/builtin-guest.sh" "$payload/run-tests.sh"
 	"$here/vm.sh" --kernel "$kunit_o/arch/x86/boot/bzImage" \
 		--append "kunit.enable=0 panic_print=0x20" --timeout 900 \
@@ -319,6 +327,15 @@ stage_builtin() {
 		2>"$out/builtin.vm" || vm_rc=$?
 	guest_results "" "$out/builtin.log" "$vm_rc" "$out/builtin.vm" \
 		"builtin: guest log clean, checks complete"
+}
+
+# hot_paths_load DIR: the hot paths' workload, static (the guest's initramfs
+# has busybox and nothing else), W=1's warnings as errors
+hot_paths_load() {
+	w1_build "hot-paths-load built (static, -Wall -Wextra)" \
+		"$out/hot-paths-load.build" \
+		gcc -static -O2 -Wall -Wextra -Werror -o "$1/hot-paths-load" \
+		"$here/hot-paths-load.c"
 }
 
 # -- The debug kernel -------------------------------------------------------
@@ -490,6 +507,99 @@ stage_dkms() {
 		result FAIL "install: make install DESTDIR=... (modules for $kver, header)"
 	fi
 	rm -rf "$tmp"
+}
+
+# -- The hot paths, measured (make bench) ---------------------------------
+
+# size_line LABEL FILE...: "LABEL FILE text data bss" for each FILE
+size_line() {
+	local label=$1
+
+	shift
+	size "$@" | awk -v l="$label" 'NR > 1 { print l, $6, $1, $2, $3 }'
+}
+
+# code_line LABEL VMLINUX: "LABEL code BYTES 0 0", the bytes of vmlinux's
+# functions (nm's sizes of its text symbols): its .text is padded to a
+# fixed end (the SRSO mitigation's alias at a fixed address), so size's
+# text does not move when code is added
+code_line() {
+	nm -S --defined-only "$2" | awk '$3 ~ /^[tTwW]$/ { print $2 }' |
+		python3 -c 'import sys; print(sys.argv[1], "code", sum(int(x, 16) for x in sys.stdin), 0, 0)' "$1"
+}
+
+stage_hotpaths() {
+	local frag=$here/configs/hot-paths.config payload v o vm_rc objs
+	local on=$cache/kbuild/hot-paths$suffix off=$cache/kbuild/hot-paths-off$suffix
+
+	mkdir -p "$on"
+	if ! cmp -s "$frag" "$on/.markers-fragment"; then
+		cp "$frag" "$on/.config"
+		make -C "$src" O="$on" -s olddefconfig >"$out/hotpaths.config.log" 2>&1 ||
+			{ cat "$out/hotpaths.config.log"; return 1; }
+		cp "$frag" "$on/.markers-fragment"
+	fi
+	check "hotpaths: .config has every option of configs/hot-paths.config" \
+		fragment_holds "$frag" "$on/.config" || return 1
+	# "off": the same build directory, copied once (so that a later
+	# build remakes only what reads CONFIG_MARKERS), without the markers
+	[ -d "$off" ] || cp -a "$on" "$off"
+	sed 's/^CONFIG_MARKERS=y$/# CONFIG_MARKERS is not set/' "$on/.config" \
+		>"$off/.config.new"
+	cmp -s "$off/.config.new" "$off/.config" || mv "$off/.config.new" "$off/.config"
+	rm -f "$off/.config.new"
+	make -C "$src" O="$off" -s olddefconfig >"$out/hotpaths.config.log" 2>&1 ||
+		{ cat "$out/hotpaths.config.log"; return 1; }
+	check "hotpaths: the two configurations differ in CONFIG_MARKERS only" \
+		test "$(diff <(grep '^CONFIG_' "$on/.config") \
+			<(grep '^CONFIG_' "$off/.config") | grep '^[<>]')" = \
+		'< CONFIG_MARKERS=y' || return 1
+	for v in on off; do
+		o=$on
+		[ "$v" = on ] || o=$off
+		if make -C "$src" O="$o" -j"$jobs" bzImage >"$out/hotpaths-$v.build" 2>&1; then
+			result OK "hotpaths: kernel built ($v)"
+		else
+			tail -n 40 "$out/hotpaths-$v.build"
+			result FAIL "hotpaths: kernel built ($v)"
+			return 1
+		fi
+	done
+	# the text of the kernels, and of the files the patch set marks
+	objs=$(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$top"/scripts/graft/hot-paths/*.patch)
+	{
+		size_line on "$on/vmlinux"
+		size_line off "$off/vmlinux"
+		code_line on "$on/vmlinux"
+		code_line off "$off/vmlinux"
+		# shellcheck disable=SC2086 # one word an object
+		(cd "$on" && size_line on $objs)
+		# shellcheck disable=SC2086
+		(cd "$off" && size_line off $objs)
+	} | sed "s|$cache/kbuild/[^/ ]*/||" >"$out/hotpaths-size.txt"
+
+	payload=$out/hotpaths
+	for v in on off; do
+		o=$on
+		[ "$v" = on ] || o=$off
+		rm -rf "$payload"
+		mkdir -p "$payload"
+		hot_paths_load "$payload" || return 1
+		echo "$v" >"$payload/variant"
+		cp "$here/hot-paths-guest.sh" "$payload/run-tests.sh"
+		vm_rc=0
+		# one vCPU: the guest clock counts the instructions of every
+		# vCPU (as bench.sh's icount boots); no layout drawn at random
+		# (KASLR, the kernel stack's offset): the two kernels run the
+		# workload from the same addresses, boot after boot
+		"$here/vm.sh" --kernel "$o/arch/x86/boot/bzImage" \
+			--append "nokaslr randomize_kstack_offset=off" \
+			--qemu-args "-icount shift=0 -smp 1" --timeout 900 \
+			--log "$out/hotpaths-$v.log" --payload "$payload" \
+			2>"$out/hotpaths-$v.vm" || vm_rc=$?
+		guest_results "" "$out/hotpaths-$v.log" "$vm_rc" \
+			"$out/hotpaths-$v.vm" "hotpaths $v: guest log clean, checks complete"
+	done
 }
 
 # -----------------------------------------------------------------------------
