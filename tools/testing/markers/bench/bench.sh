@@ -161,19 +161,26 @@ done
 # The built-in form's shared batches (goal "arming 1000 names, built in"):
 # intree.sh's kunit and builtin stages, the KUnit kernel with the markers
 # built in (cached outside the clone; about 14 minutes to build cold),
-# booted with marker_test_many.ko. INTREE=0 leaves them out.
-builtin_log=()
+# booted with marker_test_many.ko. And the hot paths' patch set (goal "hot
+# paths of vmlinux marked"): its hotpaths stage, two kernels of
+# configs/hot-paths.config (about 20 minutes to build cold, then what
+# changed) booted with the workload under -icount. INTREE=0 leaves them
+# out.
+intree_logs=()
 if [ "${INTREE:-1}" != 0 ]; then
-	say "the in-tree kernel (intree.sh: kunit, builtin)"
-	if STAGES="kunit builtin" "$top/tools/testing/markers/intree.sh" \
-	   >"$out/intree.log" 2>&1; then
-		builtin_log=(--builtin-log "$top/build/intree/builtin.log")
-	else
-		say "intree.sh failed (see $out/intree.log): not measured"
-	fi
+	say "the in-tree kernels (intree.sh: kunit, builtin, hotpaths)"
+	# no earlier run's figures in this one's report
+	rm -f "$top"/build/intree/builtin.log "$top"/build/intree/hotpaths-*.log \
+		"$top"/build/intree/hotpaths-size.txt
+	STAGES="kunit builtin hotpaths" "$top/tools/testing/markers/intree.sh" \
+		>"$out/intree.log" 2>&1 ||
+		say "intree.sh failed (see $out/intree.log): what failed is not measured"
+	# each goal reads its own stage's lines, and finds none if it failed
+	intree_logs=(--builtin-log "$top/build/intree/builtin.log"
+		     --hotpaths-dir "$top/build/intree")
 fi
 
 say "writing the report"
 python3 "$here/report.py" --out "$out" --passes "$passes" \
-	--wall "$(($(date +%s) - start))" "${builtin_log[@]}"
+	--wall "$(($(date +%s) - start))" "${intree_logs[@]}"
 say "done in $(($(date +%s) - start)) s: $out/report.md"

@@ -176,6 +176,9 @@ def main():
     ap.add_argument('--wall', type=int, default=0)
     ap.add_argument('--builtin-log', default=None,
                     help="intree.sh's builtin stage log, from this run")
+    ap.add_argument('--hotpaths-dir', default=None,
+                    help="intree.sh's log directory, with the hotpaths "
+                    "stage's logs of this run")
     args = ap.parse_args()
     out = args.out
     logs = {p: parse_log(os.path.join(out, p + '.log'))
@@ -271,6 +274,8 @@ def main():
 
     # -- goals -----------------------------------------------------------
     goals = evaluate(by, sites, scale_rows, args.builtin_log)
+    hot_goal, hot_md = hot_paths(args.hotpaths_dir)
+    goals.append(hot_goal)
 
     # -- the report ------------------------------------------------------
     kernel = info.get('kernel', '?')
@@ -329,6 +334,8 @@ def main():
     md.append(sites_md(out))
     md.append('\n## Arming and disarming at scale\n')
     md.append(scaling_md(scale_rows))
+    md.append('\n## The hot paths of vmlinux, marked\n')
+    md.append(hot_md)
     md.append('\n## Files\n')
     md.append('`cases.csv`, `sites.csv`, `scaling.csv`, `scaling.png` '
               '(the scaling curve), `headline.rst` (for '
@@ -400,6 +407,104 @@ def shared_batches_goal(log, a, sa):
     worst = 3 * max(arm, disarm)
     return (title, 'met' if worst <= 12 else 'not met, by %d' % (worst - 12),
             detail)
+
+
+HOT_LIMIT = 0.1     # percent of the workload's instructions
+
+
+def hot_paths(d):
+    """The goal of the hot paths' patch set (scripts/graft/hot-paths/), and
+    its section of the report, from intree.sh's hotpaths stage in @d: the
+    workload's instructions a phase on the kernel with the markers compiled
+    in and disarmed ("on") and without them ("off"), and the sizes."""
+    title = ('Hot paths of vmlinux marked, disarmed: within %s%% of a '
+             'whole-system workload\'s instructions' % HOT_LIMIT)
+    runs = {}
+    reps = '?'
+    for v in ('on', 'off'):
+        path = os.path.join(d, 'hotpaths-%s.log' % v) if d else ''
+        if not path or not os.path.exists(path):
+            continue
+        with open(path) as f:
+            text = f.read()
+            m = re.search(r'^# hot-paths %s: reps (\d+)$' % v, text, re.M)
+            if m:
+                reps = m.group(1)
+            for m in re.finditer(r'^# hot-paths %s: (\w+) (\d+) ns (\d+) max \d+$' % v,
+                                 text, re.M):
+                runs.setdefault(v, {})[m.group(1)] = (int(m.group(2)),
+                                                      int(m.group(3)))
+    if set(runs) != {'on', 'off'} or set(runs['on']) != set(runs['off']):
+        return ((title, 'not measured',
+                 'intree.sh\'s hotpaths stage measures it; it did not run '
+                 '(INTREE=0) or failed (build/bench/intree.log).'),
+                'Not measured.\n')
+    sizes = {}
+    path = os.path.join(d, 'hotpaths-size.txt')
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                v, name, text, data, bss = line.split()
+                sizes[(v, name)] = (int(text), int(data), int(bss))
+    md = ['The optional patch set scripts/graft/hot-paths/ (`integrate.sh '
+          '--hot-paths`) puts `MARK()` on the context switch, file open, '
+          'bio submission, device transmit and page allocation of Debian\'s '
+          'linux-source-6.1. Its kernel (configs/hot-paths.config: no lock '
+          'or memory debugging, jump labels, retpolines, the function '
+          'tracer) is built twice from the same tree: *on*, '
+          '`CONFIG_MARKERS=y`, the markers compiled in and disarmed; *off*, '
+          '`CONFIG_MARKERS=n`, `MARK()` compiled away. Each boots with '
+          '`-icount shift=0 -smp 1`, without address randomization '
+          '(`nokaslr randomize_kstack_offset=off`, randomize_va_space 0), '
+          'and runs hot-paths-load, each phase a number of rounds through '
+          'one marked path, the five phases %s times, the least of the '
+          'runs taken; the guest clock\'s advance over a phase is the '
+          'instructions the whole guest executed (the workload, the kernel, '
+          'interrupts).\n' % reps,
+          '| phase | rounds | instructions off | instructions on | on - off '
+          '| per round | on / off |', '|' + '---|' * 7]
+    order = ['open', 'bio', 'xmit', 'switch', 'page', 'all']
+    for ph in order + sorted(set(runs['on']) - set(order)):
+        if ph not in runs['on']:
+            continue
+        n, on = runs['on'][ph]
+        off = runs['off'][ph][1]
+        md.append('| %s | %d | %d | %d | %+d | %+.2f | %s |' % (
+            ph, n, off, on, on - off, (on - off) / n,
+            '%.5f' % (on / off) if off else '-'))
+    n, on = runs['on']['all']
+    off = runs['off']['all'][1]
+    pct = 100.0 * (on - off) / off
+    detail = ('hot-paths-load, %d rounds of each of five phases (open, a '
+              '4 KiB O_DIRECT bio, a UDP packet on lo, a pipe round trip, '
+              'a page faulted in), the least of %s runs: %d instructions '
+              'with the five markers compiled in and disarmed, %d without '
+              'them: %+.4f%%.' % (n, reps, on, off, pct))
+    if ('on', 'code') in sizes and ('off', 'code') in sizes:
+        c_on, c_off = sizes[('on', 'code')][0], sizes[('off', 'code')][0]
+        objs = sorted(k[1] for k in sizes
+                      if k[0] == 'on' and k[1] not in ('vmlinux', 'code'))
+        o_on = sum(sizes[('on', o)][0] for o in objs)
+        o_off = sum(sizes[('off', o)][0] for o in objs if ('off', o) in sizes)
+        detail += (' Code: vmlinux\'s functions %d bytes on, %d off (%+d, '
+                   'the registry included); the text of the five marked '
+                   'files %+d.' % (c_on, c_off, c_on - c_off, o_on - o_off))
+        md.append('\nSizes in bytes: vmlinux\'s functions (the sizes of its '
+                  'text symbols: `size`\'s text of vmlinux is padded to a '
+                  'fixed end), and `size` of the marked files '
+                  '(text / data / bss):\n')
+        md.append('| file | on | off | text on - off |')
+        md.append('|---|---|---|---|')
+        md.append('| vmlinux\'s functions | %d | %d | %+d |' % (
+            c_on, c_off, c_on - c_off))
+        for o in objs:
+            if ('on', o) in sizes and ('off', o) in sizes:
+                a, b = sizes[('on', o)], sizes[('off', o)]
+                md.append('| %s | %d / %d / %d | %d / %d / %d | %+d |' % (
+                    o, a[0], a[1], a[2], b[0], b[1], b[2], a[0] - b[0]))
+    verdict = ('met' if abs(pct) <= HOT_LIMIT else
+               'not met, by %.4f%%' % (abs(pct) - HOT_LIMIT))
+    return (title, verdict, detail), '\n'.join(md) + '\n'
 
 
 def headline_rst(by, today, kver, goals):
