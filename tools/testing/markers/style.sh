@@ -63,10 +63,15 @@ checkpatch -f "${files[@]}" || rc=1
 checkpatch --ignore LINUX_VERSION_CODE -f include/wrapper/kernel-version.h || rc=1
 checkpatch --ignore "$GENERATOR_IGNORES" -f include/linux/marker.h \
 	arch/x86/include/asm/marker.h || rc=1
-# the hot paths' patch set, as the patches it is
+# the hot paths' patch set, as the patches it is: on stdin (given a path
+# inside a git tree, checkpatch reads the patch's context lines as added)
 mapfile -t patches < <(git ls-files -co --exclude-standard 'scripts/graft/*.patch')
 for p in "${patches[@]}"; do
-	checkpatch "$p" || rc=1
+	out=$(checkpatch - <"$p" 2>&1) || true
+	if [ -n "$out" ]; then
+		printf '%s\n' "${out//-:/$p:}"
+		rc=1
+	fi
 done
 
 # kernel-doc: the comments Documentation/markers.rst pulls in, and every
