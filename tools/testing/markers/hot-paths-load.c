@@ -11,7 +11,7 @@
  *
  *	open	open() and close() of FILE             fs_open
  *	bio	a 4 KiB O_DIRECT pwrite() to BLOCKDEV  block_submit_bio
- *	xmit	a UDP datagram to 127.0.0.1            net_dev_xmit (on lo)
+ *	xmit	a UDP datagram to 127.0.0.1, read back net_dev_xmit (on lo)
  *	switch	a byte sent to a child through a pipe
  *		and back (two context switches)        sched_switch
  *	page	a page of an anonymous mapping touched
@@ -93,10 +93,12 @@ static void phase_xmit(void)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET };
 	struct ifreq ifr = { .ifr_name = "lo" };
+	socklen_t len = sizeof(to);
 	char byte = 0;
 	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	int r = socket(AF_INET, SOCK_DGRAM, 0);
 
-	if (s < 0)
+	if (s < 0 || r < 0)
 		die("socket");
 	/* lo up, if nobody has brought it up */
 	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
@@ -106,13 +108,20 @@ static void phase_xmit(void)
 		if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
 			die("SIOCSIFFLAGS lo");
 	}
-	/* the discard port: nobody listens, the datagram is dropped on receipt */
-	to.sin_port = htons(9);
+	/*
+	 * A receiver on a port of its own, each datagram read back: one
+	 * transmit a round (to a port nobody listens on, each would bring
+	 * an ICMP port unreachable, a second transmit, rate-limited)
+	 */
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(r, (struct sockaddr *)&to, sizeof(to)) < 0 ||
+	    getsockname(r, (struct sockaddr *)&to, &len) < 0)
+		die("bind");
 	for (long i = 0; i < rounds; i++)
 		if (sendto(s, &byte, 1, 0, (struct sockaddr *)&to,
-			   sizeof(to)) != 1)
-			die("sendto");
+			   sizeof(to)) != 1 || recv(r, &byte, 1, 0) != 1)
+			die("sendto, recv");
+	close(r);
 	close(s);
 }
 
