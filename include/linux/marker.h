@@ -105,19 +105,6 @@
 #include <linux/rcupdate.h>
 #include <linux/stringify.h>
 
-/*
- * COUNT_ARGS() and CONCATENATE(): <linux/args.h> from "kernel.h: split out
- * COUNT_ARGS() and CONCATENATE() to args.h" (6.6), <linux/kernel.h>
- * before it. The public header's only kernel-version branch (the others
- * are in include/wrapper/, which only the registry includes); a feature
- * test, so that a header installed alone needs nothing else.
- */
-#if __has_include("linux/args.h")
-#include <linux/args.h>
-#else
-#include <linux/kernel.h>
-#endif
-
 /* The architecture's part: only x86_64 has one (the registry needs it). */
 #ifdef CONFIG_X86_64
 #include <asm/marker.h>
@@ -141,12 +128,29 @@
 /* -- Argument plumbing, shared by MARK() and MARKER_PROBE() ------------- */
 
 /*
+ * __MARKER_NARGS(a, b, ...): how many arguments, up to 12 (beyond
+ * MARKER_MAX_ARGS); __MARKER_CAT(a, b): a and b pasted once expanded. The
+ * kernel's COUNT_ARGS() and CONCATENATE(), which moved from
+ * <linux/kernel.h> to <linux/args.h> in 6.6; our own, so that the public
+ * header has no kernel-version branch, and no __has_include(), which
+ * sparse 0.6.4 cannot parse (an error in every file that includes it).
+ */
+#define ___MARKER_NARGS(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10,	\
+			_11, _12, n, ...) n
+#define __MARKER_NARGS(...)						\
+	___MARKER_NARGS(, ##__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, \
+			1, 0)
+#define ___MARKER_CAT(a, b)	a ## b
+#define __MARKER_CAT(a, b)	___MARKER_CAT(a, b)
+
+/*
  * __MARKER_MAP(m, a, b, ...) -> m(N, a) m(N - 1, b) ... m(1, z): the index
- * counts down; a list needs m to bring its own commas. N is the kernel's
- * COUNT_ARGS(), which counts to 12 at least, beyond MARKER_MAX_ARGS.
+ * counts down; a list needs m to bring its own commas. N is
+ * __MARKER_NARGS().
  */
 #define __MARKER_MAP(m, ...) \
-	CONCATENATE(__MARKER_MAP_, COUNT_ARGS(__VA_ARGS__))(m, ##__VA_ARGS__)
+	__MARKER_CAT(__MARKER_MAP_,					\
+		     __MARKER_NARGS(__VA_ARGS__))(m, ##__VA_ARGS__)
 #define __MARKER_MAP_0(m)
 #define __MARKER_MAP_1(m, a)		m(1, a)
 #define __MARKER_MAP_2(m, a, ...)	m(2, a) __MARKER_MAP_1(m, __VA_ARGS__)
@@ -182,7 +186,7 @@
 
 #define __MARKER_ARG_CODE(i, a)		__MARKER_TYPE_CODE(a),
 #define __MARKER_TYPE_SIG(i, t)		__MARKER_TYPE_CODE((t)0),
-#define __MARKER_ARG_LOCAL(i, a)	__auto_type __marg##i = (a);
+#define __MARKER_ARG_LOCAL(i, a)	__auto_type __marg##i = ((void)0, (a));
 #define __MARKER_ARG_U64_C(i, a)	__MARKER_COMMA() (u64)(__marg##i)
 
 /* -- The site ------------------------------------------------------------- */
@@ -356,12 +360,12 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 	funcs __MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__), site
 /* The arguments as a generic probe takes them */
 #define __MARKER_U64_ARRAY(...)						\
-	const u64 args[COUNT_ARGS(__VA_ARGS__) ?: 1] = {		\
+	const u64 args[__MARKER_NARGS(__VA_ARGS__) ?: 1] = {		\
 		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
 	}
 #define __MARKER_DEFINE_CALL_ALL(...)					\
 static noinline __no_stack_protector void __maybe_unused		\
-CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
+__MARKER_CAT(__marker_call_array_, __MARKER_NARGS(__VA_ARGS__))(	\
 	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
 	__MARKER_U64_ARRAY(__VA_ARGS__);				\
@@ -377,7 +381,7 @@ CONCATENATE(__marker_call_array_, COUNT_ARGS(__VA_ARGS__))(		\
 }									\
 									\
 static noinline notrace __no_stack_protector void __maybe_unused	\
-CONCATENATE(__marker_call_generic_, COUNT_ARGS(__VA_ARGS__))(		\
+__MARKER_CAT(__marker_call_generic_, __MARKER_NARGS(__VA_ARGS__))(	\
 	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
 	__MARKER_U64_ARRAY(__VA_ARGS__);				\
@@ -388,7 +392,7 @@ CONCATENATE(__marker_call_generic_, COUNT_ARGS(__VA_ARGS__))(		\
 }									\
 									\
 static noinline void __maybe_unused					\
-CONCATENATE(__marker_call_typed_, COUNT_ARGS(__VA_ARGS__))(		\
+__MARKER_CAT(__marker_call_typed_, __MARKER_NARGS(__VA_ARGS__))(	\
 	const struct marker_funcs *funcs				\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\
 {									\
@@ -402,20 +406,20 @@ CONCATENATE(__marker_call_typed_, COUNT_ARGS(__VA_ARGS__))(		\
 }									\
 									\
 static noinline notrace void __maybe_unused				\
-CONCATENATE(__marker_call_all_, COUNT_ARGS(__VA_ARGS__))(			\
+__MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
 	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
 	if (unlikely(funcs->generic) && funcs->nr == 1)			\
-		CONCATENATE(__marker_call_generic_,			\
-			    COUNT_ARGS(__VA_ARGS__))(			\
+		__MARKER_CAT(__marker_call_generic_,			\
+			    __MARKER_NARGS(__VA_ARGS__))(		\
 			__MARKER_HELPER_ARGS(__VA_ARGS__));		\
 	else if (unlikely(funcs->generic))				\
-		CONCATENATE(__marker_call_array_,			\
-			    COUNT_ARGS(__VA_ARGS__))(			\
+		__MARKER_CAT(__marker_call_array_,			\
+			    __MARKER_NARGS(__VA_ARGS__))(		\
 			__MARKER_HELPER_ARGS(__VA_ARGS__));		\
 	else								\
-		CONCATENATE(__marker_call_typed_,			\
-			    COUNT_ARGS(__VA_ARGS__))(funcs		\
+		__MARKER_CAT(__marker_call_typed_,			\
+			    __MARKER_NARGS(__VA_ARGS__))(funcs		\
 			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
 }
 
@@ -496,8 +500,8 @@ do {									\
 			__f->data __MARKER_MAP(				\
 				__MARKER_ARG_NAME_C, ##__VA_ARGS__));	\
 	} else if (__mf) {						\
-		CONCATENATE(__marker_call_all_,				\
-			    COUNT_ARGS(__VA_ARGS__))(__mf			\
+		__MARKER_CAT(__marker_call_all_,			\
+			    __MARKER_NARGS(__VA_ARGS__))(__mf		\
 			__MARKER_MAP(__MARKER_ARG_U64_C, ##__VA_ARGS__), (site)); \
 	}								\
 	__marker_preempt_enable();					\
@@ -520,7 +524,7 @@ do {									\
 		.abi	= MARKER_SITE_ABI,				\
 		.mode	= __MARKER_MODE,				\
 		.kind	= MARKER_KIND_CALL,				\
-		.nargs	= COUNT_ARGS(__VA_ARGS__),			\
+		.nargs	= __MARKER_NARGS(__VA_ARGS__),			\
 		.name	= #_name,					\
 		.format	= _fmt,						\
 		.sig	= __marker_sig_##_name,				\
@@ -529,7 +533,7 @@ do {									\
 		.jump	= MARKER_JUMP_OVER,				\
 		.call	= __MARKER_CALL_INIT,				\
 	};								\
-	static_assert(COUNT_ARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
+	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
 	if (__MARKER_ARMED(_name, &__marker_site_##_name))		\
 		__MARKER_FIRE(&__marker_site_##_name, id, ##__VA_ARGS__); \
 	__MARKER_KPROBE_SYM(_name, &__marker_site_##_name);		\
