@@ -41,7 +41,7 @@
 #   kbuild/kunit      kunit.py's build directory (O=); kunit-6.12 for 6.12
 #   kbuild/debug      the debug kernel's build directory (O=); debug-6.12
 #   kbuild/hot-paths  the hotpaths stage's, CONFIG_MARKERS=y; hot-paths-off,
-#                     =n, copied from it once
+#                     =n
 #   ccache            the compiler cache
 #
 # STAGES="docs kunit builtin debug dkms" by default for 6.1, "docs kunit
@@ -541,13 +541,17 @@ stage_hotpaths() {
 	fi
 	check "hotpaths: .config has every option of configs/hot-paths.config" \
 		fragment_holds "$frag" "$on/.config" || return 1
-	# "off": the same build directory, copied once (so that a later
-	# build remakes only what reads CONFIG_MARKERS), without the markers
-	[ -d "$off" ] || cp -a "$on" "$off"
+	# "off": a build directory of its own, the same .config without the
+	# markers (written only when it changes: a later build remakes what
+	# the tree's changes touch, as the first one's)
+	mkdir -p "$off"
 	sed 's/^CONFIG_MARKERS=y$/# CONFIG_MARKERS is not set/' "$on/.config" \
 		>"$off/.config.new"
-	cmp -s "$off/.config.new" "$off/.config" || mv "$off/.config.new" "$off/.config"
-	rm -f "$off/.config.new"
+	if cmp -s "$off/.config.new" "$off/.config"; then
+		rm -f "$off/.config.new"
+	else
+		mv "$off/.config.new" "$off/.config"
+	fi
 	make -C "$src" O="$off" -s olddefconfig >"$out/hotpaths.config.log" 2>&1 ||
 		{ cat "$out/hotpaths.config.log"; return 1; }
 	check "hotpaths: the two configurations differ in CONFIG_MARKERS only" \
