@@ -142,6 +142,23 @@ fragment_holds() {
 	return $ok
 }
 
+# config_from FRAGMENT O STAGE: O's .config made from FRAGMENT (written as
+# .config, then make olddefconfig: Kconfig's defaults for the rest), again
+# only when FRAGMENT changed; a result line that every option of it held
+config_from() {
+	local frag=$1 o=$2 stage=$3
+
+	mkdir -p "$o"
+	if ! cmp -s "$frag" "$o/.markers-fragment"; then
+		cp "$frag" "$o/.config"
+		make -C "$src" O="$o" -s olddefconfig >"$out/$stage.config.log" 2>&1 ||
+			{ cat "$out/$stage.config.log"; return 1; }
+		cp "$frag" "$o/.markers-fragment"
+	fi
+	check "$stage: .config has every option of configs/$(basename "$frag")" \
+		fragment_holds "$frag" "$o/.config"
+}
+
 # shadow DIR PATH...: DIR mirrors the project's PATHs with links to their
 # sources, so that kbuild (M=DIR) writes its objects there, not in the
 # clone, where check.sh's builds for Debian's kernel live.
@@ -344,15 +361,7 @@ stage_debug() {
 	local frag=$here/configs/debug.config payload=$out/debug mods=$out/debug-mods
 	local vm_rc=0 f append='' timeout=2400
 
-	mkdir -p "$debug_o"
-	if ! cmp -s "$frag" "$debug_o/.markers-fragment"; then
-		cp "$frag" "$debug_o/.config"
-		make -C "$src" O="$debug_o" -s olddefconfig >"$out/debug.config.log" 2>&1 ||
-			{ cat "$out/debug.config.log"; return 1; }
-		cp "$frag" "$debug_o/.markers-fragment"
-	fi
-	check "debug: .config has every option of configs/debug.config" \
-		fragment_holds "$frag" "$debug_o/.config" || return 1
+	config_from "$frag" "$debug_o" debug || return 1
 	if make -C "$src" O="$debug_o" -j"$jobs" bzImage modules \
 		>"$out/debug.build" 2>&1 && [ -f "$debug_o/kernel/markers/marker.ko" ]; then
 		result OK "debug: kernel and in-tree marker.ko (CONFIG_MARKERS=m) built"
@@ -532,15 +541,7 @@ stage_hotpaths() {
 	local frag=$here/configs/hot-paths.config payload v o vm_rc objs
 	local on=$cache/kbuild/hot-paths$suffix off=$cache/kbuild/hot-paths-off$suffix
 
-	mkdir -p "$on"
-	if ! cmp -s "$frag" "$on/.markers-fragment"; then
-		cp "$frag" "$on/.config"
-		make -C "$src" O="$on" -s olddefconfig >"$out/hotpaths.config.log" 2>&1 ||
-			{ cat "$out/hotpaths.config.log"; return 1; }
-		cp "$frag" "$on/.markers-fragment"
-	fi
-	check "hotpaths: .config has every option of configs/hot-paths.config" \
-		fragment_holds "$frag" "$on/.config" || return 1
+	config_from "$frag" "$on" hotpaths || return 1
 	# "off": a build directory of its own, the same .config without the
 	# markers (written only when it changes: a later build remakes what
 	# the tree's changes touch, as the first one's)
