@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# integrate.sh [--hot-paths] KERNEL_TREE - make the markers part of a kernel
-# source tree,
-# so that CONFIG_MARKERS=y builds the registry into vmlinux and =m builds
-# marker.ko (see Documentation/markers-intree.rst). Written for Debian's
-# linux-source-6.1; the hooks are plain text edits that say where they fail.
+# integrate.sh [--hot-paths] KERNEL_TREE - make the markers part of a
+# kernel source tree, so that CONFIG_MARKERS=y builds the registry into
+# vmlinux and =m builds marker.ko (see Documentation/markers-intree.rst).
+# Written for Debian's linux-source-6.1; the hooks are plain text edits
+# that say where they fail.
 #
 # The tree gets symbolic links to this project's files, never copies (but
 # for the text of the jump-label hook, below), so the in-tree and
@@ -280,7 +280,9 @@ for p in "$applied"/*.patch; do
 	if [ "$hot_paths" = 1 ] && cmp -s "$p" "$want"; then
 		continue
 	fi
-	patch -d "$tree" -p1 -R --fuzz=0 -s <"$p" ||
+	# all its hunks or none, as it was applied
+	patch -d "$tree" -p1 -R --fuzz=0 -s --dry-run <"$p" >/dev/null &&
+		patch -d "$tree" -p1 -R --fuzz=0 -s <"$p" ||
 		die "$(basename "$p"): could not reverse the patch as applied"
 	rm -f "$p"
 done
