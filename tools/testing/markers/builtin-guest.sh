@@ -26,18 +26,6 @@ value_lines() {
 	dmesg | grep -c 'value is 1'
 }
 
-# a site's patched bytes (the listing's code column) as NOPs, as jumps
-NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
-JMPS='^(eb..|e9........)(,(eb..|e9........))*$'
-
-is_nop() {
-	echo "$1" | grep -qE "$NOPS"
-}
-
-is_jmp() {
-	echo "$1" | grep -qE "$JMPS"
-}
-
 t_registry_built_in() {
 	[ -r "$LIST" ] || fail "no $LIST" || return 1
 	if grep -q '^marker ' /proc/modules; then

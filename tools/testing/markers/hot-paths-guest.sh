@@ -26,9 +26,6 @@ REPS=${REPS:-9}
 
 echo 1 >/proc/sys/kernel/printk
 
-# NOPS: a site's patched bytes (the listing's code column) as NOPs
-NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
-
 # on: every marker of the patch set listed in vmlinux, one site, disarmed,
 # a NOP; off: no registry at all
 t_sites() {
@@ -40,8 +37,7 @@ t_sites() {
 		s=$(site "$m" kernel)
 		[ "$(echo "$s" | grep -c .)" = 1 ] || fail "$m: '$s'" || return 1
 		[ "$(col state "$s")" = disarmed ] || fail "$m: '$s'" || return 1
-		echo "$(col code "$s")" | grep -qE "$NOPS" ||
-			fail "$m: '$s'" || return 1
+		is_nop "$(col code "$s")" || fail "$m: '$s'" || return 1
 	done
 }
 

@@ -347,7 +347,7 @@ stage_builtin() {
 }
 
 # hot_paths_load DIR: the hot paths' workload, static (the guest's initramfs
-# has busybox and nothing else), W=1's warnings as errors
+# has busybox and nothing else), any warning an error
 hot_paths_load() {
 	w1_build "hot-paths-load built (static, -Wall -Wextra)" \
 		"$out/hot-paths-load.build" \
@@ -584,14 +584,14 @@ stage_hotpaths() {
 	} | sed "s|$cache/kbuild/[^/ ]*/||" >"$out/hotpaths-size.txt"
 
 	payload=$out/hotpaths
+	rm -rf "$payload"
+	mkdir -p "$payload"
+	hot_paths_load "$payload" || return 1
+	cp "$here/hot-paths-guest.sh" "$payload/run-tests.sh"
 	for v in on off; do
 		o=$on
 		[ "$v" = on ] || o=$off
-		rm -rf "$payload"
-		mkdir -p "$payload"
-		hot_paths_load "$payload" || return 1
 		echo "$v" >"$payload/variant"
-		cp "$here/hot-paths-guest.sh" "$payload/run-tests.sh"
 		vm_rc=0
 		# one vCPU: the guest clock counts the instructions of every
 		# vCPU (as bench.sh's icount boots); no layout drawn at random

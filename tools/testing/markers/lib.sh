@@ -18,7 +18,20 @@ fail() {
 }
 
 # The registry's listing, $LIST (markers/list) in the guest scripts that
-# set it: test.d/functions and builtin-guest.sh.
+# set it: test.d/functions, builtin-guest.sh and hot-paths-guest.sh.
+
+# A near-zero site's patched bytes (the listing's code column, one entry a
+# copy of the site) as NOPs, as jumps
+NOPS='^(6690|0f1f440000)(,(6690|0f1f440000))*$'
+JMPS='^(eb..|e9........)(,(eb..|e9........))*$'
+
+is_nop() {
+	echo "$1" | grep -qE "$NOPS"
+}
+
+is_jmp() {
+	echo "$1" | grep -qE "$JMPS"
+}
 
 # site NAME MODULE: the listing lines of NAME's sites in MODULE ("kernel":
 # vmlinux)
