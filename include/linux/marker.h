@@ -337,7 +337,9 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * iterator's loop plus each probe's count. One generic probe alone (an
  * action, an event, the loader) goes to __marker_call_generic_<n>(): the
  * array and one call, no loop, nothing kept across the call. Any other
- * array with a generic entry goes to __marker_call_array_<n>().
+ * array with a generic entry goes to __marker_call_array_<n>(). None of
+ * them is traced (notrace): they run inside the site's armed path, and an
+ * __fentry__ call would be one more instruction a fire.
  *
  * The two that build the array have no stack protector: the array is
  * written once, by constant indexes, to exactly its size, and the probes
@@ -364,7 +366,7 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 		__MARKER_MAP(__MARKER_U64_NAME_T, ##__VA_ARGS__)	\
 	}
 #define __MARKER_DEFINE_CALL_ALL(...)					\
-static noinline __no_stack_protector void __maybe_unused		\
+static noinline notrace __no_stack_protector void __maybe_unused	\
 __MARKER_CAT(__marker_call_array_, __MARKER_NARGS(__VA_ARGS__))(	\
 	__MARKER_HELPER_PARAMS(__VA_ARGS__))				\
 {									\
@@ -391,7 +393,7 @@ __MARKER_CAT(__marker_call_generic_, __MARKER_NARGS(__VA_ARGS__))(	\
 	((marker_generic_fn)READ_ONCE(f->func))(f->data, site, args);	\
 }									\
 									\
-static noinline void __maybe_unused					\
+static noinline notrace void __maybe_unused				\
 __MARKER_CAT(__marker_call_typed_, __MARKER_NARGS(__VA_ARGS__))(	\
 	const struct marker_funcs *funcs				\
 	__MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))		\

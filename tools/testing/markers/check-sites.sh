@@ -13,9 +13,10 @@
 # the bytes again after the module loader).
 #
 # Both modes: the helpers that build the generic probes' argument array
-# read no stack-protector canary, and __marker_call_generic_<n>(), which
+# read no stack-protector canary, __marker_call_generic_<n>(), which
 # every __marker_call_all_<n>() reaches for one generic probe alone, is a
-# straight line with one call.
+# straight line with one call, and no helper is traced (notrace: no
+# __fentry__ call, one instruction a fire).
 
 set -euo pipefail
 
@@ -70,22 +71,23 @@ for ko in "$@"; do
 	fi
 	# The helpers, one block a function (GCC may clone one as .constprop)
 	helpers=$(objdump -dr --no-show-raw-insn "$ko" | awk '
-		/^[0-9a-f]+ <__marker_call_(all|array|generic)_[0-9]+[.>]/ {
+		/^[0-9a-f]+ <__marker_call_(all|array|generic|typed)_[0-9]+[.>]/ {
 			fn = $2; sub(/^</, "", fn); sub(/[.>].*/, "", fn)
 			n[fn]++; next
 		}
 		/^$/ { fn = ""; next }
 		fn == "" { next }
 		/%gs:0x28/ { canary[fn]++ }
+		/R_X86_64_[A-Z0-9]+\t__fentry__/ { traced[fn]++; calls[fn]-- }
 		/\tcall / { calls[fn]++ }
 		/\tj[a-z]+ / && !/\tjmp / && !/__x86_return_thunk/ { jcc[fn]++ }
 		END {
 			for (f in n)
-				printf "%s %d %d %d %d\n", f, n[f], canary[f] + 0,
-					calls[f] + 0, jcc[f] + 0
+				printf "%s %d %d %d %d %d\n", f, n[f], canary[f] + 0,
+					calls[f] + 0, jcc[f] + 0, traced[f] + 0
 		}')
 	bad=''
-	while read -r fn nr canary calls jcc; do
+	while read -r fn nr canary calls jcc traced; do
 		[ -n "$fn" ] || continue	# no helper: inline sites only
 		case "$fn" in
 		__marker_call_all_*)
@@ -98,11 +100,12 @@ for ko in "$@"; do
 			;;
 		esac
 		[ "$canary" -eq 0 ] || bad="$bad $fn: reads the canary;"
+		[ "$traced" -eq 0 ] || bad="$bad $fn: traced (calls __fentry__);"
 	done <<<"$helpers"
 	if [ -z "$helpers" ]; then
 		:
 	elif [ -z "$bad" ]; then
-		echo "OK $mode: $name: the argument array's helpers read no canary, one generic probe alone is called without a loop"
+		echo "OK $mode: $name: the argument array's helpers read no canary, one generic probe alone is called without a loop, no helper is traced"
 	else
 		echo "FAIL $mode: $name:$bad"
 	fi
