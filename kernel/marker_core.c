@@ -193,22 +193,6 @@ static bool marker_probe_skips(const struct marker_probe *probe,
 	       marker_probe_inline(probe) != marker_site_inline(site);
 }
 
-/*
- * The calls of @probe's function by the sites, on every CPU: exact once
- * no site runs it (a call in progress may be counted or not).
- */
-unsigned long marker_probe_hits(const struct marker_probe *probe)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	if (!probe->hits)
-		return 0;
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*per_cpu_ptr(probe->hits, cpu));
-	return sum;
-}
-
 /* One dmesg line naming both sides of a mismatch. */
 static void marker_report_mismatch(const struct marker_probe *probe,
 				   const struct marker_rec *rec)
@@ -524,9 +508,79 @@ static void marker_site_retarget(struct marker_site *site, void *func)
 /*
  * What the calls of a stub (marker_funcs_stub()) and of a predicate's
  * wrapper are counted in: nobody's. The wrapper counts the calls of its
- * probe in the probe's count itself.
+ * probe in the probe's count itself. Also the fires of an array that its
+ * site never loops over (it calls its one typed probe directly): nothing
+ * counts them there.
  */
 static DEFINE_PER_CPU(unsigned long, marker_unowned_hits);
+
+/*
+ * Arrays of typed probes that the sites no longer read, or will not once
+ * a grace period has passed, with the fires they counted (struct
+ * marker_funcs.fires) not yet added to their probes' counts:
+ * marker_funcs_fold_rcu() does it after the grace period. The lock makes
+ * that one step for marker_probe_hits(), which counts an array here
+ * until it is folded, and for marker_probe_release(), which unhooks a
+ * probe's count from them before freeing it. Taken by the RCU callback:
+ * _bh elsewhere.
+ */
+static DEFINE_SPINLOCK(marker_retired_lock);
+static LIST_HEAD(marker_retired);	/* under marker_retired_lock */
+
+/* Does @funcs count its fires (struct marker_funcs.fires)? */
+static bool marker_funcs_count_fires(const struct marker_funcs *funcs)
+{
+	return funcs && funcs->fires && funcs->fires != &marker_unowned_hits;
+}
+
+/* The fires @funcs counted for @probe, once for each entry of its. */
+static unsigned long marker_funcs_fires(const struct marker_funcs *funcs,
+					const struct marker_probe *probe)
+{
+	unsigned long fires = 0;
+	unsigned int i, n = 0;
+	int cpu;
+
+	if (!marker_funcs_count_fires(funcs))
+		return 0;
+	for (i = 0; i < funcs->nr; i++)
+		n += funcs->f[i].hits == probe->hits;
+	if (!n)
+		return 0;
+	for_each_possible_cpu(cpu)
+		fires += READ_ONCE(*per_cpu_ptr(funcs->fires, cpu));
+	return n * fires;
+}
+
+/*
+ * The calls of @probe's function by the sites, on every CPU: exact once
+ * no site runs it (a call in progress may be counted or not). Its own
+ * count, plus the fires of the arrays of typed probes it is in, published
+ * (marker_mutex keeps them so) or retired and not yet folded into it.
+ */
+unsigned long marker_probe_hits(const struct marker_probe *probe)
+{
+	const struct marker_funcs *funcs;
+	struct marker_entry *e = NULL;
+	struct marker_rec *rec;
+	unsigned long sum = 0;
+	int cpu;
+
+	lockdep_assert_held(&marker_mutex);
+	if (!probe->hits)
+		return 0;
+	while ((e = marker_probe_next(probe, e)))
+		list_for_each_entry(rec, &e->sites, node)
+			sum += marker_funcs_fires(__marker_site_funcs(rec->site),
+						  probe);
+	spin_lock_bh(&marker_retired_lock);
+	list_for_each_entry(funcs, &marker_retired, retired)
+		sum += marker_funcs_fires(funcs, probe);
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(probe->hits, cpu));
+	spin_unlock_bh(&marker_retired_lock);
+	return sum;
+}
 
 /*
  * Add @probe to @funcs, if given; count it either way. A probe with a
@@ -587,8 +641,27 @@ static unsigned int marker_funcs_collect(struct marker_entry *e,
 }
 
 /*
+ * Will @site call the one typed probe of @new directly, through its
+ * trampoline, once marker_site_set() publishes @new? From no probe, it
+ * retargets the trampoline (at its default: nobody calls it); from some,
+ * only if it already targets that probe.
+ */
+static bool marker_site_calls_direct(const struct marker_site *site,
+				     const struct marker_funcs *new)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (!new || !site->tramp || new->nr != 1 || new->f[0].generic)
+		return false;
+	return !rcu_access_pointer(site->funcs) ||
+	       READ_ONCE(site->call.func) == new->f[0].func;
+}
+
+/*
  * The probes for the site of @rec as a new array: NULL when there are
- * none, ERR_PTR(-ENOMEM) when it cannot be allocated.
+ * none, ERR_PTR(-ENOMEM) when it cannot be allocated. An array of typed
+ * probes that the site will loop over gets its count of fires; the direct
+ * call counts in the probe's own count, and its array's fires, never
+ * counted, are the registry's dummy.
  */
 static struct marker_funcs *marker_funcs_build(struct marker_rec *rec)
 {
@@ -604,7 +677,85 @@ static struct marker_funcs *marker_funcs_build(struct marker_rec *rec)
 	/* freed after @funcs: both after a grace period (struct marker_rec) */
 	funcs->hits = &rec->hits;
 	marker_funcs_collect(rec->entry, rec->site, funcs);
+	if (marker_site_calls_direct(rec->site, funcs)) {
+		funcs->fires = &marker_unowned_hits;
+	} else if (!funcs->generic) {
+		funcs->fires = alloc_percpu(unsigned long);
+		if (!funcs->fires) {
+			kfree(funcs);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
 	return funcs;
+}
+
+/* Free @funcs (or nothing: NULL), which no site reads. */
+static void marker_funcs_free(struct marker_funcs *funcs)
+{
+	if (!funcs)
+		return;
+	if (marker_funcs_count_fires(funcs))
+		free_percpu(funcs->fires);
+	kfree(funcs);
+}
+
+/*
+ * The grace period after @rcu's array was retired has passed: no site
+ * counts in its fires any more. Credit each of its probes with them, but
+ * a stub's entry or an entry whose probe was released meanwhile (both
+ * counted in marker_unowned_hits), then free it.
+ */
+static void marker_funcs_fold_rcu(struct rcu_head *rcu)
+{
+	struct marker_funcs *funcs = container_of(rcu, struct marker_funcs, rcu);
+	unsigned long fires = 0;
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		fires += *per_cpu_ptr(funcs->fires, cpu);
+	spin_lock_bh(&marker_retired_lock);
+	list_del(&funcs->retired);
+	for (i = 0; i < funcs->nr; i++)
+		if (funcs->f[i].hits != &marker_unowned_hits)
+			this_cpu_add(*funcs->f[i].hits, fires);
+	spin_unlock_bh(&marker_retired_lock);
+	marker_funcs_free(funcs);
+}
+
+/*
+ * Free @funcs, just unpublished, after a grace period: the sites that
+ * read it before may still run its probes. An array of typed probes is
+ * folded into their counts then, and is on marker_retired until.
+ */
+static void marker_funcs_retire(struct marker_funcs *funcs)
+{
+	if (!marker_funcs_count_fires(funcs)) {
+		kfree_rcu(funcs, rcu);
+		return;
+	}
+	spin_lock_bh(&marker_retired_lock);
+	list_add_tail(&funcs->retired, &marker_retired);
+	spin_unlock_bh(&marker_retired_lock);
+	call_rcu(&funcs->rcu, marker_funcs_fold_rcu);
+}
+
+/*
+ * @hits, a probe's count, is about to be freed: the retired arrays that
+ * hold it, all unpublished before the grace period its caller waited
+ * for, must not fold into it.
+ */
+static void marker_retired_unhook(unsigned long __percpu *hits)
+{
+	struct marker_funcs *funcs;
+	unsigned int i;
+
+	spin_lock_bh(&marker_retired_lock);
+	list_for_each_entry(funcs, &marker_retired, retired)
+		for (i = 0; i < funcs->nr; i++)
+			if (funcs->f[i].hits == hits)
+				funcs->f[i].hits = &marker_unowned_hits;
+	spin_unlock_bh(&marker_retired_lock);
 }
 
 bool marker_funcs_has(const struct marker_funcs *funcs,
@@ -639,25 +790,23 @@ static void marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 	struct marker_site *site = rec->site;
 	struct marker_funcs *old;
 	unsigned long direct = 0;
-	bool single;
 
 	lockdep_assert_held(&marker_mutex);
 	old = __marker_site_funcs(site);
-	single = new && site->tramp && new->nr == 1 && !new->f[0].generic;
+	if (marker_site_calls_direct(site, new))
+		direct = MARKER_FUNCS_DIRECT;
+	/* built for it (marker_funcs_build()): the loop counts in @fires */
+	WARN_ON_ONCE(new && !direct && new->fires == &marker_unowned_hits);
 	rec->retry = false;	/* what the probes want, done */
 
 	if (!old && new) {
-		if (single) {
+		if (direct)
 			marker_site_retarget(site, new->f[0].func);
-			direct = MARKER_FUNCS_DIRECT;
-		}
 		/* read by __MARKER_FIRE() under preempt_disable_notrace() */
 		rcu_assign_pointer(site->funcs,
 				   (struct marker_funcs *)((unsigned long)new | direct));
 		marker_site_patch(site, true);
 	} else if (old && new) {
-		if (single && READ_ONCE(site->call.func) == new->f[0].func)
-			direct = MARKER_FUNCS_DIRECT;
 		rcu_assign_pointer(site->funcs,
 				   (struct marker_funcs *)((unsigned long)new | direct));
 	} else if (old) {
@@ -665,7 +814,7 @@ static void marker_site_set(struct marker_rec *rec, struct marker_funcs *new)
 		rcu_assign_pointer(site->funcs, NULL);
 	}
 	if (old)
-		kfree_rcu(old, rcu);
+		marker_funcs_retire(old);
 }
 
 /*
@@ -808,7 +957,7 @@ static int marker_probe_attach(const struct marker_probe *probe, int nr)
 
 free_news:
 	while (i--)
-		kfree(news[i]);
+		marker_funcs_free(news[i]);
 	kfree(news);
 	return -ENOMEM;
 }
@@ -834,6 +983,8 @@ static struct marker_rec *marker_probe_first_site(const struct marker_probe *pro
  */
 static void marker_probe_release(struct marker_probe *probe)
 {
+	if (probe->hits)
+		marker_retired_unhook(probe->hits);
 	free_percpu(probe->hits);
 	probe->hits = NULL;
 	marker_pred_free(probe->pred);
@@ -1389,7 +1540,7 @@ static bool marker_site_arm(struct marker_rec *rec)
 		if (!rec->retry)
 			pr_err("%s: site in %s is not at its defaults (patched by someone else), not arming it until it is\n",
 			       rec->site->name, module_name(rec->mod));
-		kfree(funcs);
+		marker_funcs_free(funcs);
 		rec->retry = true;
 		return true;
 	}
@@ -1588,7 +1739,7 @@ static void marker_module_remove(struct module *mod)
 			 */
 			RCU_INIT_POINTER(rec->site->funcs, NULL);
 			if (old)
-				kfree_rcu(old, rcu);
+				marker_funcs_retire(old);
 			marker_rec_forget(rec);
 		}
 		marker_entry_put(e);
@@ -1799,4 +1950,5 @@ void marker_registry_stop(void)
 	cancel_delayed_work_sync(&marker_retry_work);	/* sees marker_closing */
 	marker_race_window();
 	unregister_module_notifier(&marker_module_nb);
+	rcu_barrier();		/* marker_funcs_fold_rcu() is ours */
 }

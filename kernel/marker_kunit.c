@@ -388,6 +388,17 @@ static void mkt_expect_direct(struct kunit *test, const char *name, void *func)
 	mutex_unlock(&marker_mutex);
 }
 
+/* @probe's count, as the probes file shows it */
+static unsigned long mkt_probe_hits(const struct marker_probe *probe)
+{
+	unsigned long hits;
+
+	mutex_lock(&marker_mutex);
+	hits = marker_probe_hits(probe);
+	mutex_unlock(&marker_mutex);
+	return hits;
+}
+
 static void mkt_reset_hits(void)
 {
 	atomic_set(&mkt_d1.hits, 0);
@@ -616,6 +627,51 @@ static void mkt_sites_found(struct kunit *test)
 }
 
 /*
+ * Each probe's own count, exact through arrays of typed probes that count
+ * their fires and are replaced (1 -> 2 -> 3 -> 2 -> 0 probes): read while
+ * the retired arrays wait for their grace period, after a probe of them is
+ * released, and once they are folded into the counts (rcu_barrier()).
+ */
+static void mkt_typed_counts(struct kunit *test)
+{
+	const struct mkt_targets *t = mkt_param(test);
+	struct marker_probe *both[] = { &mkt_p1, &mkt_p3 };
+
+	mkt_probe_set(&mkt_p1, &mkt_int_tmpl, t->m_int, &mkt_d1);
+	mkt_probe_set(&mkt_p2, &mkt_int_tmpl, t->m_int, &mkt_d2);
+	mkt_probe_set(&mkt_p3, &mkt_int_tmpl, t->m_int, &mkt_d3);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p1), 0);
+	mkt_fire_int(test, t, 1, 0, 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p2), 0);
+	mkt_fire_int(test, t, 1, 1, 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p3), 0);
+	/* {p1, p2} retired, its fires not yet folded */
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p2), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p3), 0);
+	mkt_fire_int(test, t, 1, 1, 1);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 3 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p2), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p3), MKT_FIRES);
+
+	/* p2's count freed while arrays that hold it may wait to be folded */
+	marker_probe_unregister(&mkt_p2);
+	KUNIT_EXPECT_NULL(test, mkt_p2.hits);
+	mkt_fire_int(test, t, 1, 0, 1);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 4 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p3), 2 * MKT_FIRES);
+	rcu_barrier();		/* every retired array folded */
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 4 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p3), 2 * MKT_FIRES);
+
+	marker_probe_unregister_many(both, ARRAY_SIZE(both));
+	mkt_expect_connected(test, t->m_int, NULL, 0);
+	mkt_fire_int(test, t, 0, 0, 0);
+	mkt_expect_clean(test);
+}
+
+/*
  * Probe counts 0 -> 1 -> 2 -> 1 -> 0 on one site, then again after the
  * disarm, with the private data of each probe checked at every step.
  */
@@ -644,8 +700,8 @@ static void mkt_transitions(struct kunit *test)
 	mkt_expect_connected(test, t->m_int, d12, 2);
 	mkt_fire_int(test, t, 1, 1, 0);
 	/* each consumer's own count: direct, then through the helper */
-	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p1), 2 * MKT_FIRES);
-	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p2), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p2), MKT_FIRES);
 
 	/* 2 -> 1: the first one leaves, its count freed */
 	marker_probe_unregister(&mkt_p1);
@@ -653,7 +709,7 @@ static void mkt_transitions(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, mkt_p1.hits);
 	mkt_expect_connected(test, t->m_int, d2, 1);
 	mkt_fire_int(test, t, 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p2), 2 * MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p2), 2 * MKT_FIRES);
 
 	/* 1 -> 0: site and trampoline back at their defaults */
 	marker_probe_unregister(&mkt_p2);
@@ -665,7 +721,7 @@ static void mkt_transitions(struct kunit *test)
 	mkt_expect_connected(test, t->m_int, d1, 1);
 	mkt_expect_direct(test, t->m_int, mkt_probe_int);
 	mkt_fire_int(test, t, 1, 0, 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_hits(&mkt_p1), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), MKT_FIRES);
 	marker_probe_unregister(&mkt_p1);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 	mkt_fire_int(test, t, 0, 0, 0);
@@ -770,7 +826,7 @@ static void mkt_action_attach(struct kunit *test)
 	}
 	for (i = 0; i < MKT_FIRES; i++)
 		t->fire_int(i - MKT_FIRES / 2);
-	KUNIT_EXPECT_EQ(test, marker_probe_hits(probe), MKT_FIRES);
+	KUNIT_EXPECT_EQ(test, mkt_probe_hits(probe), MKT_FIRES);
 	marker_action_detach(probe);
 	mkt_expect_connected(test, t->m_int, NULL, 0);
 
@@ -860,7 +916,7 @@ static void mkt_pred_int(struct kunit *test, const struct mkt_targets *t,
 	t->fire_int(v);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&mkt_d1.hits), pass,
 			    "%s with %d", filter, v);
-	KUNIT_EXPECT_EQ_MSG(test, marker_probe_hits(&mkt_p1), pass,
+	KUNIT_EXPECT_EQ_MSG(test, mkt_probe_hits(&mkt_p1), pass,
 			    "%s with %d", filter, v);
 	marker_probe_unregister(&mkt_p1);
 	KUNIT_EXPECT_NULL(test, mkt_p1.pred);
@@ -1599,6 +1655,7 @@ static void mkt_suite_exit(struct kunit_suite *suite)
 static struct kunit_case mkt_cases[] = {
 	KUNIT_CASE_PARAM(mkt_sites_found, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_transitions, mkt_mode_gen_params),
+	KUNIT_CASE_PARAM(mkt_typed_counts, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_transitions_two_functions, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_all_sites, mkt_mode_gen_params),
 	KUNIT_CASE_PARAM(mkt_signatures, mkt_mode_gen_params),

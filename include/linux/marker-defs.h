@@ -22,7 +22,7 @@ struct marker_pred;
  * Bumped whenever struct marker_site, or struct marker_funcs that the
  * site reads, changes layout.
  */
-#define MARKER_SITE_ABI		0x4d4b0007	/* "MK" v7: marker_funcs.generic, f[nr] */
+#define MARKER_SITE_ABI		0x4d4b0008	/* "MK" v8: marker_funcs.fires */
 
 enum marker_mode {
 	MARKER_MODE_NEARZERO	= 1,
@@ -81,8 +81,9 @@ typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
 				  const u64 *args);
 
 /*
- * One connected probe, as the site sees it: the site counts each call in
- * @hits, the probe's own per-CPU count (struct marker_probe.hits).
+ * One connected probe, as the site sees it. @hits is the probe's own
+ * per-CPU count (struct marker_probe.hits): the site counts each call in
+ * it, but in an array of typed probes only (struct marker_funcs.fires).
  */
 struct marker_func {
 	void *func;
@@ -103,6 +104,12 @@ struct marker_func {
  * array: only a generic entry takes them so. An entry with a NULL @func
  * follows the last, f[nr], as a tracepoint's array ends: the helper's
  * loop tests it instead of counting.
+ *
+ * An array of typed probes only counts its fires in @fires, once a fire
+ * and not once a probe (a tracepoint's iterator counts nothing): every
+ * probe of f[] runs at each. The registry adds them to the probes' own
+ * counts when no site can count in @fires any more, a grace period after
+ * it retires the array.
  */
 struct marker_funcs {
 	struct rcu_head rcu;
@@ -110,6 +117,10 @@ struct marker_funcs {
 	bool generic;		/* some entry of f[] is generic */
 	/* the registry's count of the site's hits, for its actions */
 	atomic_long_t *hits;
+	/* no entry generic: the array's fires, per CPU; else NULL */
+	unsigned long __percpu *fires;
+	/* the registry's, once retired: its marker_retired list */
+	struct list_head retired;
 	struct marker_func f[];
 };
 

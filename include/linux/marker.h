@@ -334,12 +334,13 @@ static void __maybe_unused _marker_kprobe_anchor(void)
  * registers on as they are (hence the site last, which only the generic
  * probes take): typed probes only, the common case, go to the loop of
  * __marker_call_typed_<n>(), which holds no array: a tracepoint
- * iterator's loop plus each probe's count. One generic probe alone (an
- * action, an event, the loader) goes to __marker_call_generic_<n>(): the
- * array and one call, no loop, nothing kept across the call. Any other
- * array with a generic entry goes to __marker_call_array_<n>(). None of
- * them is traced (notrace): they run inside the site's armed path, and an
- * __fentry__ call would be one more instruction a fire.
+ * iterator's loop plus one count of the array's fires (struct
+ * marker_funcs.fires). One generic probe alone (an action, an event, the
+ * loader) goes to __marker_call_generic_<n>(): the array and one call,
+ * no loop, nothing kept across the call. Any other array with a generic
+ * entry goes to __marker_call_array_<n>(). None of them is traced
+ * (notrace): they run inside the site's armed path, and an __fentry__
+ * call would be one more instruction a fire.
  *
  * The two that build the array have no stack protector: the array is
  * written once, by constant indexes, to exactly its size, and the probes
@@ -400,8 +401,9 @@ __MARKER_CAT(__marker_call_typed_, __MARKER_NARGS(__VA_ARGS__))(	\
 {									\
 	const struct marker_func *f = funcs->f;				\
 									\
+	/* one count a fire: the registry credits each probe with it */	\
+	this_cpu_inc(*funcs->fires);					\
 	do {								\
-		this_cpu_inc(*f->hits);					\
 		__MARKER_CALL_TYPED(f, ##__VA_ARGS__);			\
 		/* f[nr] ends it; no array is published empty */	\
 	} while ((++f)->func);						\
