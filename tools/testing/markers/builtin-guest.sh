@@ -271,9 +271,41 @@ t_hot_paths_marked() {
 		"$TRACING"/trace || fail "no fs_open event: $(tail -n 3 "$TRACING"/trace)"
 }
 
+# print and stack on the context switch, which runs them with the
+# runqueue locked and interrupts off (lockdep watching, on this kernel):
+# a line for every switch hot-paths-load makes (two a round, at least),
+# with the stack's frames; disarmed again.
+t_hot_paths_print_stack() {
+	hot_sites || return 1
+	ctl=$DBG/markers/control
+	inst=$TRACING/instances/markers
+	for a in print stack; do
+		echo >"$inst"/trace || return 1
+		echo "enable sched_switch $a" >"$ctl" ||
+			fail "enable sched_switch $a refused" || return 1
+		load_rc=0
+		./hot-paths-load 10 1 ./hot-paths-load /dev/ram0 >/dev/null ||
+			load_rc=$?
+		echo "disable sched_switch" >"$ctl" || return 1
+		[ "$load_rc" = 0 ] || fail "hot-paths-load failed ($load_rc)" ||
+			return 1
+		n=$(grep -c ': sched_switch: prev_pid=[0-9]* next_pid=[0-9]*$' \
+			"$inst"/trace)
+		frames=$(grep -c ' => ' "$inst"/trace)
+		echo "# sched_switch $a, 10 rounds: $n lines, $frames stack frames"
+		[ "$n" -ge 20 ] || fail "$a: $n lines: $(tail -n 3 "$inst"/trace)" ||
+			return 1
+		case $a in
+		print) [ "$frames" = 0 ] ;;
+		stack) [ "$frames" -ge "$n" ] ;;
+		esac || fail "$a: $frames stack frames for $n lines" || return 1
+	done
+	hot_sites
+}
+
 TESTS="registry_built_in builtin_sites_found builtin_marker_armed_from_module
 module_markers_with_builtin_registry kprobe_on_builtin_symbol_marker
-many_names_armed_in_shared_batches hot_paths_marked"
+many_names_armed_in_shared_batches hot_paths_marked hot_paths_print_stack"
 
 ktap_print_header
 # shellcheck disable=SC2086
