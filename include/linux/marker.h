@@ -305,13 +305,13 @@ static void __maybe_unused _marker_kprobe_anchor(void)
 		asm(tsym);						\
 	ARCH_MARKER_TRAMP(tsym)
 #define __MARKER_TRAMP_ADDR(id)		((void *)__marker_tramp_##id)
-#define __MARKER_CALL_INIT		{ .func = NULL, { .type = 1 } }
+#define __MARKER_CALL_INIT		.call.func = NULL, .call.type = 1
 #define __MARKER_CALL_ONE(id, f, ...)	__marker_tramp_##id(__VA_ARGS__)
 #else
 #define __MARKER_TRAMP_DECL(id, tsym, ...)
 #define __MARKER_TRAMP_ADDR(id)		NULL
 #define __MARKER_CALL_ONE(id, f, ...)	((f)__f->func)(__VA_ARGS__)
-#define __MARKER_CALL_INIT		{ .func = NULL }
+#define __MARKER_CALL_INIT		.call.func = NULL
 #endif
 
 #define __MARKER_TRAMP_SYM(name, id) \
@@ -535,7 +535,7 @@ do {									\
 		.tramp	= __MARKER_TRAMP_ADDR(id),			\
 		.key	= __MARKER_KEY(_name),				\
 		.jump	= MARKER_JUMP_OVER,				\
-		.call	= __MARKER_CALL_INIT,				\
+		__MARKER_CALL_INIT,					\
 	};								\
 	static_assert(__MARKER_NARGS(__VA_ARGS__) <= MARKER_MAX_ARGS);	\
 	if (__MARKER_ARMED(_name, &__marker_site_##_name))		\
@@ -567,7 +567,7 @@ do {									\
 		.sig	= "",						\
 		.key	= __MARKER_KEY(_name),				\
 		.jump	= MARKER_JUMP_OVER,				\
-		.call	= __MARKER_CALL_INIT,				\
+		__MARKER_CALL_INIT,					\
 	};								\
 	if (__MARKER_ARMED(_name, &__marker_site_##_name)) {		\
 		__VA_ARGS__						\

@@ -32,8 +32,8 @@ static ssize_t fire_write(struct file *file, const char __user *ubuf,
 {
 	int n = (int)count;
 
-	/* a user pointer: __user is nothing to GCC, the signature says "s" */
-	MARK(bad_user_str, "%s", (const char *)ubuf);
+	/* a user pointer, its __user cast away on purpose: the signature says "s" */
+	MARK(bad_user_str, "%s", (__force const char *)ubuf);
 	MARK(bad_wild_str, "%s", (const char *)0xdead000000000000UL);
 	MARK(bad_null_str, "%s", (const char *)NULL);
 	MARK(bad_unterminated, "%s", unterminated);
