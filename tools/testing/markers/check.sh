@@ -30,7 +30,8 @@
 # inline/, offers/, loader/, pred/, and the stress boot), runs on every
 # kernel. PORTABLE_SKIP="" runs it whole everywhere.
 # Logs in build/check/<kernel>/:
-# <mode>.build (the W=1 build), <mode>.log (the guest's console),
+# <mode>.build (the W=1 build), <mode>.sparse (sparse's output),
+# <mode>.log (the guest's console),
 # <mode>.log.vm (vm.sh's verdict), <mode>-stress.log (the stress test's
 # boot: test.d/stress/), <mode>/ (the payload). Every boot runs its two
 # vCPUs on one host thread (vm.sh: stale translations under MTTCG).
@@ -203,6 +204,17 @@ check_kernel() {
 			result FAIL "$k: $mode: objtool: no warning in the W=1 build"
 		fi
 		[ "$build_rc" -eq 0 ] || continue
+		# sparse on every source of the modules (C=2: built or not; W=1,
+		# the same command lines: nothing is rebuilt):
+		# address spaces, locking annotations, endianness
+		if make -C "$top" -s W=1 C=2 KDIR="$kdir" MARKERS_MODE="$mode" \
+			modules >"$dir/$mode.sparse" 2>&1 &&
+		   ! grep -qE 'warning:|error:' "$dir/$mode.sparse"; then
+			result OK "$k: $mode: sparse: no warning"
+		else
+			sed 's/^/# /' "$dir/$mode.sparse"
+			result FAIL "$k: $mode: sparse: no warning (see $dir/$mode.sparse)"
+		fi
 		mapfile -t kos < <(find "$top/kernel" "$top/loader" "$top/samples" \
 			"$top/tools/testing/markers" -name '*.ko')
 		cp "${kos[@]}" "$payload/"

@@ -30,6 +30,7 @@ CHECK=(
 	linux-source-6.1 linux-source-6.12	# intree.sh: the kernel trees
 	xz-utils perl
 	bc bison flex libelf-dev libssl-dev ccache dkms python3 git
+	sparse					# check.sh: C=2
 )
 BENCH=(
 	gnuplot-nox python3			# the chart, the report
