@@ -646,7 +646,7 @@ static void mkt_typed_counts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p2), 0);
 	mkt_fire_int(test, t, 1, 1, 0);
 	KUNIT_ASSERT_EQ(test, marker_probe_register(&mkt_p3), 0);
-	/* {p1, p2} retired, its fires not yet folded */
+	/* {p1, p2} retired: folded or not yet, the counts read the same */
 	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p1), 2 * MKT_FIRES);
 	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p2), MKT_FIRES);
 	KUNIT_EXPECT_EQ(test, mkt_probe_hits(&mkt_p3), 0);
