@@ -83,7 +83,9 @@ typedef void (*marker_generic_fn)(void *data, struct marker_site *site,
 /*
  * One connected probe, as the site sees it. @hits is the probe's own
  * per-CPU count (struct marker_probe.hits): the site counts each call in
- * it, but in an array of typed probes only (struct marker_funcs.fires).
+ * it, in the direct call of a lone typed probe and in the loop over an
+ * array with a generic entry; the loop over an array of typed probes
+ * counts the array's fires instead (struct marker_funcs.fires).
  */
 struct marker_func {
 	void *func;
