@@ -182,8 +182,8 @@ void marker_stats_read(struct marker_stats *stats);
 const char *marker_copy_str(char *pool, size_t *used, size_t size,
 			    const char *src);
 bool marker_action_formats(const void *func);
-struct marker_probe *marker_action_attach_sig(const char *pattern,
-					      marker_generic_fn fn, void *data,
+struct marker_probe *marker_action_attach_sig(const char *pattern, void *fn,
+					      bool generic, void *data,
 					      const char *sig);
 bool marker_action_inline(const void *func);
 const char *marker_consumer_kind(const void *func, bool generic);

@@ -203,11 +203,11 @@ static bool marker_action_is(const void *func)
  */
 const char *marker_consumer_kind(const void *func, bool generic)
 {
+	if (marker_event_func(func))
+		return "event";
 	if (!generic)
 		return "typed";
-	if (marker_action_is(func))
-		return "action";
-	return marker_event_func(func) ? "event" : "generic";
+	return marker_action_is(func) ? "action" : "generic";
 }
 
 /* Is @func the action that arms inline markers? */
@@ -340,8 +340,8 @@ struct marker_attach {
 	char strings[];
 };
 
-static struct marker_probe *marker_attach(const char *pattern,
-					  marker_generic_fn fn, void *data,
+static struct marker_probe *marker_attach(const char *pattern, void *fn,
+					  bool generic, void *data,
 					  const char *filter, const char *sig,
 					  struct module *owner)
 {
@@ -375,7 +375,7 @@ static struct marker_probe *marker_attach(const char *pattern,
 	a->probe.func = fn;
 	a->probe.data = data;
 	a->probe.owner = owner;
-	a->probe.generic = true;
+	a->probe.generic = generic;
 	ret = marker_probe_register(&a->probe);
 	if (ret)
 		goto free_attach;
@@ -419,21 +419,23 @@ struct marker_probe *__marker_action_attach(const char *pattern,
 					    const char *filter,
 					    struct module *owner)
 {
-	return marker_attach(pattern, fn, data, filter, NULL, owner);
+	return marker_attach(pattern, fn, true, data, filter, NULL, owner);
 }
 EXPORT_SYMBOL_GPL(__marker_action_attach);
 
 /*
- * __marker_action_attach() for the registry's own generic @fn that takes
- * only the sites of @sig (struct marker_probe's @sig), passing over the
- * sites of @pattern that pass other types: a trace event's probe, whose
- * fields are one signature.
+ * __marker_action_attach() for the registry's own @fn that takes only the
+ * sites of @sig (struct marker_probe's @sig), passing over the sites of
+ * @pattern that pass other types: a trace event's probe, whose fields are
+ * one signature. @fn is a marker_generic_fn if @generic, else a typed
+ * probe of @sig (marker_probe_other_sig() lets it pass over the others).
  */
-struct marker_probe *marker_action_attach_sig(const char *pattern,
-					      marker_generic_fn fn, void *data,
+struct marker_probe *marker_action_attach_sig(const char *pattern, void *fn,
+					      bool generic, void *data,
 					      const char *sig)
 {
-	return marker_attach(pattern, fn, data, NULL, sig, THIS_MODULE);
+	return marker_attach(pattern, fn, generic, data, NULL, sig,
+			     THIS_MODULE);
 }
 
 /**

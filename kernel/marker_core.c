@@ -120,13 +120,17 @@ static bool marker_probe_inline(const struct marker_probe *probe)
 }
 
 /*
- * Does @probe, generic, name a signature other than @site's? Then it
- * passes over the site (marker_probe_skips()).
+ * Does @probe, generic or a trace event's, name a signature other than
+ * @site's? Then it passes over the site (marker_probe_skips()). A typed
+ * probe of a module's is refused there instead (marker_probe_fits()): its
+ * signature is its function's; an event's typed probes are for the sites
+ * of the event's signature, whichever others its name has.
  */
 static bool marker_probe_other_sig(const struct marker_probe *probe,
 				   const struct marker_site *site)
 {
-	return probe->generic && probe->sig && strcmp(probe->sig, site->sig);
+	return (probe->generic || marker_event_func(probe->func)) &&
+	       probe->sig && strcmp(probe->sig, site->sig);
 }
 
 /*

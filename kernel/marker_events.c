@@ -8,19 +8,22 @@
  * are (kernel/trace/trace_events_synth.c, trace_events_user.c): a struct
  * trace_event_call with its own class, fields defined from the signature,
  * its print format the marker's own, and a reg callback that connects a
- * generic probe of the registry while ftrace or perf uses the event. The
- * event appears when the registry first knows a site of its name and goes
- * when the last one goes and nothing uses it; one still in use stays,
- * inert, and records again when a site of its name returns. An inline
- * marker (MARK_INLINE()) has no event: it has nothing to record, and runs
- * its own code, not probes.
+ * probe of the registry while ftrace or perf uses the event: typed, of the
+ * event's number of arguments, for an event without strings; generic for
+ * an event with strings. The event appears when the registry first knows
+ * a site of its name and goes when the last one goes and nothing uses it;
+ * one still in use stays, inert, and records again when a site of its name
+ * returns. An inline marker (MARK_INLINE()) has no event: it has nothing
+ * to record, and runs its own code, not probes.
  *
  * Record layout: struct trace_entry, then one field per argument, in
  * order, at its natural alignment (integers of their width, pointers as
- * unsigned long, strings as a u32 __data_loc), then the strings. A string
- * is copied without faulting, as the probe events read them: a wild, user
- * or NULL pointer records "(fault)"; the strings of one hit share
- * MARKER_EVENT_STR_MAX bytes, longer ones are cut.
+ * unsigned long, strings as a u32 __data_loc), then the strings; without
+ * strings, up to 7 bytes of zeros that the last field's 8-byte store
+ * writes (marker_event_fill_fixed()). A string is copied without
+ * faulting, as the probe events read them: a wild, user or NULL pointer
+ * records "(fault)"; the strings of one hit share MARKER_EVENT_STR_MAX
+ * bytes, longer ones are cut.
  *
  * Lock order: event_mutex, then marker_mutex. ftrace and perf call the reg
  * callback with event_mutex held (and trace_types_lock, when an instance
@@ -40,6 +43,7 @@
 #include <linux/workqueue.h>
 
 #include <wrapper/event-mutex.h>
+#include <wrapper/unaligned.h>
 
 #include "marker-internal.h"
 
@@ -55,10 +59,13 @@
  * @size: its size
  * @is_signed: a signed integer
  * @code: the argument's MARKER_TYPE_*
+ * @mask: the bits of an argument that the field holds: an event without
+ *	strings stores each field as 8 bytes (marker_event_fill_fixed())
  */
 struct marker_event_field {
 	char name[MARKER_FIELD_MAX];
 	const char *type;
+	u64 mask;
 	u16 offset;
 	u8 size;
 	u8 is_signed;
@@ -89,6 +96,8 @@ struct marker_event_field {
  * @nargs: the number of arguments
  * @strings: some arguments are strings
  * @size: the size of a record without its strings
+ * @rsize: what a record of an event without strings reserves: @size, and
+ *	the bytes past the last field that its 8-byte store writes (zeros)
  * @sig: the signature the fields follow; sites of the name with another
  *	are not recorded
  * @fields: the fields, one per argument
@@ -118,6 +127,7 @@ struct marker_event {
 	unsigned int nargs;
 	bool strings;
 	unsigned int size;
+	unsigned int rsize;
 	char sig[MARKER_MAX_ARGS + 1];
 	struct marker_event_field fields[MARKER_MAX_ARGS];
 	char *format;
@@ -216,15 +226,10 @@ static unsigned int marker_event_strings(const struct marker_event *ev,
 	return dyn;
 }
 
-/*
- * Write the fields of a hit after @rec's trace_entry, strings last; @s is
- * NULL for an event without strings. Inlined with @s a constant in each
- * caller, so that an event without strings has no string branch: nothing
- * of it is tested at each field, no register kept for it across a call.
- */
-static __always_inline void marker_event_fill(const struct marker_event *ev,
-					      void *rec, const u64 *args,
-					      const struct marker_event_strs *s)
+/* Write the fields of a hit after @rec's trace_entry, strings last. */
+static void marker_event_fill_strs(const struct marker_event *ev, void *rec,
+				   const u64 *args,
+				   const struct marker_event_strs *s)
 {
 	unsigned int i, dyn = ev->size;
 
@@ -232,7 +237,7 @@ static __always_inline void marker_event_fill(const struct marker_event *ev,
 		const struct marker_event_field *f = &ev->fields[i];
 		void *p = rec + f->offset;
 
-		if (s && f->code == MARKER_TYPE_STRING) {
+		if (f->code == MARKER_TYPE_STRING) {
 			memcpy(rec + dyn, s->str[i], s->len[i]);
 			*(u32 *)p = (u32)s->len[i] << 16 | dyn;
 			dyn += s->len[i];
@@ -255,18 +260,67 @@ static __always_inline void marker_event_fill(const struct marker_event *ev,
 	}
 }
 
+/*
+ * Write the @n fields of a hit of an event without strings: an 8-byte
+ * store each, of the argument masked to the field's width (little-endian:
+ * Kconfig.marker builds the registry for x86-64 only). A typed probe's
+ * argument holds its value in its low bytes only, whatever is above. The
+ * fields are in the order of their offsets: a store's upper bytes (zeros)
+ * land in a hole, in the next field before its own store, or past the
+ * last one, in the slack that @ev->rsize reserves. @n is a constant in
+ * the typed probes, whose loop unrolls with the arguments in registers:
+ * a load of the offset and the mask and a store a field, no branch.
+ */
+static __always_inline void
+marker_event_fill_fixed(const struct marker_event *ev, void *rec,
+			const u64 *args, unsigned int n)
+{
+	unsigned int i;
+
+#pragma GCC unroll 10	/* MARKER_MAX_ARGS */
+	for (i = 0; i < n; i++)
+		put_unaligned(args[i] & ev->fields[i].mask,
+			      (u64 *)(rec + ev->fields[i].offset));
+}
+
+/*
+ * A record of @ev: with the strings @s (@dyn bytes of them), or without
+ * (@s NULL) of its @n fields. Inlined with @s and @n constants in each
+ * caller.
+ */
+static __always_inline void marker_event_fill(const struct marker_event *ev,
+					      void *rec, const u64 *args,
+					      const struct marker_event_strs *s,
+					      unsigned int n)
+{
+	if (s)
+		marker_event_fill_strs(ev, rec, args, s);
+	else
+		marker_event_fill_fixed(ev, rec, args, n);
+}
+
+/* What a record of @ev with @dyn bytes of strings @s reserves */
+static __always_inline unsigned int
+marker_event_rec_size(const struct marker_event *ev,
+		      const struct marker_event_strs *s, unsigned int dyn)
+{
+	return s ? ev->size + dyn : ev->rsize;
+}
+
 static __always_inline void
 marker_event_ftrace_record(struct trace_event_file *file,
 			   const struct marker_event *ev, const u64 *args,
-			   const struct marker_event_strs *s, unsigned int dyn)
+			   const struct marker_event_strs *s, unsigned int dyn,
+			   unsigned int n)
 {
 	struct trace_event_buffer fbuffer;
 	void *rec;
 
-	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + dyn);
+	rec = trace_event_buffer_reserve(&fbuffer, file,
+					 marker_event_rec_size(ev, s, dyn));
 	if (!rec)
 		return;
-	marker_event_fill(ev, rec, args, s);
+	marker_event_fill(ev, rec, args, s, n);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -278,23 +332,73 @@ static noinline void marker_event_ftrace_strs(struct trace_event_file *file,
 	struct marker_event_strs s;
 
 	marker_event_ftrace_record(file, ev, args, &s,
-				   marker_event_strings(ev, args, &s));
+				   marker_event_strings(ev, args, &s), 0);
 }
 
-/* The probe connected while an ftrace instance enables the event. */
+/*
+ * The probe connected while an ftrace instance enables an event with
+ * strings: generic, for the strings' pool takes a frame of its own.
+ */
 static void marker_event_ftrace(void *data, struct marker_site *site,
 				const u64 *args)
 {
 	struct trace_event_file *file = data;
-	struct marker_event *ev = file->event_call->data;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	if (ev->strings)
-		marker_event_ftrace_strs(file, ev, args);
-	else
-		marker_event_ftrace_record(file, ev, args, NULL, 0);
+	marker_event_ftrace_strs(file, file->event_call->data, args);
 }
+
+/*
+ * The probes of an event without strings, one for each number of
+ * arguments: typed probes of the event's signature, which the registry
+ * connects to the sites of that signature only (marker_probe_other_sig()),
+ * and which take every argument as a u64 whatever its type: on x86-64 an
+ * integer or pointer argument takes one register or 8-byte stack slot,
+ * whose low bytes hold its value (marker_event_fill_fixed() masks the
+ * rest). A site with one of them alone calls it from its trampoline, as it
+ * calls a module's typed probe: no array of arguments, no dispatch and no
+ * indirect call, which a generic probe pays at each hit.
+ */
+static __always_inline void
+marker_event_ftrace_fixed(struct trace_event_file *file, const u64 *args,
+			  unsigned int n)
+{
+	if (trace_trigger_soft_disabled(file))
+		return;
+	marker_event_ftrace_record(file, file->event_call->data, args, NULL,
+				   0, n);
+}
+
+#define MARKER_EVENT_FTRACE(...)					\
+static notrace void							\
+__MARKER_CAT(marker_event_ftrace_, __MARKER_NARGS(__VA_ARGS__))(		\
+	void *data __MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))	\
+{									\
+	__MARKER_U64_ARRAY(__VA_ARGS__);				\
+									\
+	marker_event_ftrace_fixed(data, args, __MARKER_NARGS(__VA_ARGS__)); \
+}
+
+MARKER_EVENT_FTRACE()
+MARKER_EVENT_FTRACE(_)
+MARKER_EVENT_FTRACE(_, _)
+MARKER_EVENT_FTRACE(_, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _, _)
+MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _, _, _)
+
+/* By the number of arguments */
+static void *const marker_event_ftrace_typed[MARKER_MAX_ARGS + 1] = {
+	marker_event_ftrace_0, marker_event_ftrace_1, marker_event_ftrace_2,
+	marker_event_ftrace_3, marker_event_ftrace_4, marker_event_ftrace_5,
+	marker_event_ftrace_6, marker_event_ftrace_7, marker_event_ftrace_8,
+	marker_event_ftrace_9, marker_event_ftrace_10,
+};
 
 /**
  * marker_event_print() - record a hit of print or stack as its marker's event
@@ -335,7 +439,8 @@ bool marker_event_print(struct marker_site *site, const u64 *args)
 		if (ev->strings)
 			marker_event_ftrace_strs(file, ev, args);
 		else
-			marker_event_ftrace_record(file, ev, args, NULL, 0);
+			marker_event_ftrace_record(file, ev, args, NULL, 0,
+						   ev->nargs);
 		break;
 	}
 	rcu_read_unlock();
@@ -347,19 +452,21 @@ static __always_inline void
 marker_event_perf_record(struct trace_event_call *call,
 			 const struct marker_event *ev, const u64 *args,
 			 struct hlist_head *head,
-			 const struct marker_event_strs *s, unsigned int dyn)
+			 const struct marker_event_strs *s, unsigned int dyn,
+			 unsigned int n)
 {
 	struct pt_regs *regs;
 	int rctx, size;
 	void *rec;
 
 	/* perf puts a u32 size before the record, and wants u64 alignment */
-	size = ALIGN(ev->size + dyn + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	size = ALIGN(marker_event_rec_size(ev, s, dyn) + sizeof(u32),
+		     sizeof(u64)) - sizeof(u32);
 	rec = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!rec)
 		return;
 	perf_fetch_caller_regs(regs);
-	marker_event_fill(ev, rec, args, s);
+	marker_event_fill(ev, rec, args, s, n);
 	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
 }
 
@@ -371,48 +478,100 @@ static noinline void marker_event_perf_strs(struct trace_event_call *call,
 	struct marker_event_strs s;
 
 	marker_event_perf_record(call, ev, args, head, &s,
-				 marker_event_strings(ev, args, &s));
+				 marker_event_strings(ev, args, &s), 0);
 }
 
-/* The probe connected while perf (or a BPF program) uses the event. */
+/*
+ * The probes connected while perf (or a BPF program) uses the event: as
+ * for ftrace, generic for an event with strings, else typed.
+ */
 static void marker_event_perf(void *data, struct marker_site *site,
 			      const u64 *args)
 {
 	struct trace_event_call *call = data;
-	struct marker_event *ev = call->data;
-	struct hlist_head *head;
+	struct hlist_head *head = this_cpu_ptr(call->perf_events);
 
-	head = this_cpu_ptr(call->perf_events);
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
-	if (ev->strings)
-		marker_event_perf_strs(call, ev, args, head);
-	else
-		marker_event_perf_record(call, ev, args, head, NULL, 0);
+	marker_event_perf_strs(call, call->data, args, head);
 }
+
+static __always_inline void
+marker_event_perf_fixed(struct trace_event_call *call, const u64 *args,
+			unsigned int n)
+{
+	struct hlist_head *head = this_cpu_ptr(call->perf_events);
+
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+	marker_event_perf_record(call, call->data, args, head, NULL, 0, n);
+}
+
+#define MARKER_EVENT_PERF(...)						\
+static notrace void							\
+__MARKER_CAT(marker_event_perf_, __MARKER_NARGS(__VA_ARGS__))(			\
+	void *data __MARKER_MAP(__MARKER_U64_PARAM_C, ##__VA_ARGS__))	\
+{									\
+	__MARKER_U64_ARRAY(__VA_ARGS__);				\
+									\
+	marker_event_perf_fixed(data, args, __MARKER_NARGS(__VA_ARGS__)); \
+}
+
+MARKER_EVENT_PERF()
+MARKER_EVENT_PERF(_)
+MARKER_EVENT_PERF(_, _)
+MARKER_EVENT_PERF(_, _, _)
+MARKER_EVENT_PERF(_, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _, _, _, _, _)
+MARKER_EVENT_PERF(_, _, _, _, _, _, _, _, _, _)
+
+static void *const marker_event_perf_typed[MARKER_MAX_ARGS + 1] = {
+	marker_event_perf_0, marker_event_perf_1, marker_event_perf_2,
+	marker_event_perf_3, marker_event_perf_4, marker_event_perf_5,
+	marker_event_perf_6, marker_event_perf_7, marker_event_perf_8,
+	marker_event_perf_9, marker_event_perf_10,
+};
 #endif
 
 /* -- Connecting: the reg callback ------------------------------------------ */
 
-/* Is @func the probe of an event, for ftrace or for perf? */
+static bool marker_event_func_in(const void *func, void *const *typed)
+{
+	unsigned int i;
+
+	for (i = 0; i <= MARKER_MAX_ARGS; i++)
+		if (func == typed[i])
+			return true;
+	return false;
+}
+
+/* Is @func a probe of an event, for ftrace or for perf? */
 bool marker_event_func(const void *func)
 {
 #ifdef CONFIG_PERF_EVENTS
-	if (func == marker_event_perf)
+	if (func == marker_event_perf ||
+	    marker_event_func_in(func, marker_event_perf_typed))
 		return true;
 #endif
-	return func == marker_event_ftrace;
+	return func == marker_event_ftrace ||
+	       marker_event_func_in(func, marker_event_ftrace_typed);
 }
 
 /*
- * Connect a generic probe for @ev with @data (an ftrace file, or the call
- * for perf), to the sites of @ev's name whose signature is @ev's: the
- * registry passes over the others when it connects, so that the probes
- * need not check at each hit. marker_action_attach_sig() pins marker.ko
- * while it is connected: the probe's code is ours, and so is the event.
+ * Connect a probe for @ev with @data (an ftrace file, or the call for
+ * perf), to the sites of @ev's name whose signature is @ev's: the registry
+ * passes over the others when it connects, so that the probes need not
+ * check at each hit. The generic @fn for an event with strings, else the
+ * typed probe of its number of arguments in @typed.
+ * marker_action_attach_sig() pins marker.ko while it is connected: the
+ * probe's code is ours, and so is the event.
  */
 static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
-				void *data)
+				void *const *typed, void *data)
 {
 	struct marker_event_link *link;
 	int ret;
@@ -421,7 +580,13 @@ static int marker_event_connect(struct marker_event *ev, marker_generic_fn fn,
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
-	link->probe = marker_action_attach_sig(ev->name, fn, data, ev->sig);
+	if (ev->strings)
+		link->probe = marker_action_attach_sig(ev->name, fn, true,
+						       data, ev->sig);
+	else
+		link->probe = marker_action_attach_sig(ev->name,
+						       typed[ev->nargs], false,
+						       data, ev->sig);
 	if (IS_ERR(link->probe)) {	/* -ENODEV: going, the event goes too */
 		ret = PTR_ERR(link->probe);
 		pr_warn("event markers/%s: cannot connect its probe (%d)\n",
@@ -460,13 +625,15 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return marker_event_connect(ev, marker_event_ftrace, data);
+		return marker_event_connect(ev, marker_event_ftrace,
+					    marker_event_ftrace_typed, data);
 	case TRACE_REG_UNREGISTER:
 		marker_event_disconnect(ev, data);
 		return 0;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_event_connect(ev, marker_event_perf, call);
+		return marker_event_connect(ev, marker_event_perf,
+					    marker_event_perf_typed, call);
 	case TRACE_REG_PERF_UNREGISTER:
 		marker_event_disconnect(ev, call);
 		return 0;
@@ -760,11 +927,16 @@ static struct marker_event *marker_event_alloc(const struct marker_site *site)
 		f->type = marker_event_types[t].type;
 		f->size = marker_event_types[t].size;
 		f->is_signed = marker_event_types[t].is_signed;
+		f->mask = f->size < 8 ? BIT_ULL(8 * f->size) - 1 : ~0ULL;
 		offset = ALIGN(offset, f->size);
 		f->offset = offset;
 		offset += f->size;
 	}
 	ev->size = offset;
+	/* marker_event_fill_fixed() writes 8 bytes at the last field */
+	ev->rsize = ev->nargs ? max_t(unsigned int, ev->size,
+				      ev->fields[ev->nargs - 1].offset + 8) :
+				ev->size;
 	marker_event_name_fields(ev, site->format);
 	if (!marker_format_check(site, NULL, 0))
 		ev->format = kstrdup(site->format, GFP_KERNEL);
