@@ -115,7 +115,9 @@ def indirect_per_fire(label):
         # jumps directly to the probe; else one indirect call a probe
         return 0 if m.group(2) == 'typed' and n == 1 else n
     if label.startswith('nz-event'):
-        return 1	# the event's generic probe, called through a pointer
+        # bench_nz passes no string: the event's typed probe, alone, is
+        # reached as one typed probe is, through the site's trampoline
+        return 0
     if label == 'nz-count-pred-false':
         return 1	# the predicate's wrapper, a generic probe
     if label.startswith('nz-count-pred'):
@@ -907,10 +909,13 @@ def evaluate(by, sites, scale, builtin_log=None):
                   'Marker event %s instructions a fire, TRACE_EVENT %s (%s×)%s; '
                   'filtered out (a filter that drops every record, evaluated '
                   'after the record is built, in both): marker %s, TRACE_EVENT '
-                  '%s (%s×). The marker event\'s probe is generic (1 indirect '
-                  'call), gets the arguments as u64 slots and copies strings '
-                  'without faulting; the TRACE_EVENT\'s probe is generated '
-                  'for its one field.' % (
+                  '%s (%s×). The marker event has no string: its probe is '
+                  'typed, called from the site\'s trampoline as one typed '
+                  'probe is (no indirect call), and stores each field as 8 '
+                  'bytes masked to its width, loading the field\'s offset and '
+                  'mask (3 instructions a field) and the event from the '
+                  'ftrace file; the TRACE_EVENT\'s probe is generated for its '
+                  'one field (one store, its offset a constant).' % (
                       fmt(m), fmt(t), fmt(ratio(m, t)),
                       '' if ok or m is None or t is None else
                       ' (missed by %s)' % fmt(m - t),
