@@ -380,25 +380,11 @@ __MARKER_CAT(marker_event_ftrace_, __MARKER_NARGS(__VA_ARGS__))(		\
 	marker_event_ftrace_fixed(data, args, __MARKER_NARGS(__VA_ARGS__)); \
 }
 
-MARKER_EVENT_FTRACE()
-MARKER_EVENT_FTRACE(_)
-MARKER_EVENT_FTRACE(_, _)
-MARKER_EVENT_FTRACE(_, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _, _)
-MARKER_EVENT_FTRACE(_, _, _, _, _, _, _, _, _, _)
+__MARKER_FOR_EACH_NARGS(MARKER_EVENT_FTRACE)
 
 /* By the number of arguments */
-static void *const marker_event_ftrace_typed[MARKER_MAX_ARGS + 1] = {
-	marker_event_ftrace_0, marker_event_ftrace_1, marker_event_ftrace_2,
-	marker_event_ftrace_3, marker_event_ftrace_4, marker_event_ftrace_5,
-	marker_event_ftrace_6, marker_event_ftrace_7, marker_event_ftrace_8,
-	marker_event_ftrace_9, marker_event_ftrace_10,
-};
+static void *const marker_event_ftrace_typed[MARKER_MAX_ARGS + 1] =
+	__MARKER_NARGS_FNS(marker_event_ftrace_);
 
 /**
  * marker_event_print() - record a hit of print or stack as its marker's event
@@ -517,24 +503,10 @@ __MARKER_CAT(marker_event_perf_, __MARKER_NARGS(__VA_ARGS__))(			\
 	marker_event_perf_fixed(data, args, __MARKER_NARGS(__VA_ARGS__)); \
 }
 
-MARKER_EVENT_PERF()
-MARKER_EVENT_PERF(_)
-MARKER_EVENT_PERF(_, _)
-MARKER_EVENT_PERF(_, _, _)
-MARKER_EVENT_PERF(_, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _, _, _, _, _)
-MARKER_EVENT_PERF(_, _, _, _, _, _, _, _, _, _)
+__MARKER_FOR_EACH_NARGS(MARKER_EVENT_PERF)
 
-static void *const marker_event_perf_typed[MARKER_MAX_ARGS + 1] = {
-	marker_event_perf_0, marker_event_perf_1, marker_event_perf_2,
-	marker_event_perf_3, marker_event_perf_4, marker_event_perf_5,
-	marker_event_perf_6, marker_event_perf_7, marker_event_perf_8,
-	marker_event_perf_9, marker_event_perf_10,
-};
+static void *const marker_event_perf_typed[MARKER_MAX_ARGS + 1] =
+	__MARKER_NARGS_FNS(marker_event_perf_);
 #endif
 
 /* -- Connecting: the reg callback ------------------------------------------ */

@@ -427,17 +427,22 @@ __MARKER_CAT(__marker_call_all_, __MARKER_NARGS(__VA_ARGS__))(		\
 			__MARKER_MAP(__MARKER_U64_NAME_C, ##__VA_ARGS__)); \
 }
 
-__MARKER_DEFINE_CALL_ALL()
-__MARKER_DEFINE_CALL_ALL(_)
-__MARKER_DEFINE_CALL_ALL(_, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _)
-__MARKER_DEFINE_CALL_ALL(_, _, _, _, _, _, _, _, _, _)
+/*
+ * m(...) for each number of arguments a marker may pass, 0 to
+ * MARKER_MAX_ARGS, as that many placeholders; and the functions p<n> of
+ * each, as an array's initializer (the registry's own, by nargs).
+ */
+#define __MARKER_FOR_EACH_NARGS(m)					\
+	m() m(_) m(_, _) m(_, _, _) m(_, _, _, _) m(_, _, _, _, _)	\
+	m(_, _, _, _, _, _) m(_, _, _, _, _, _, _)			\
+	m(_, _, _, _, _, _, _, _) m(_, _, _, _, _, _, _, _, _)		\
+	m(_, _, _, _, _, _, _, _, _, _)
+#define __MARKER_NARGS_FNS(p)						\
+	{ p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9,	\
+	  p##10 }
+static_assert(MARKER_MAX_ARGS == 10, "__MARKER_FOR_EACH_NARGS() stops at 10");
+
+__MARKER_FOR_EACH_NARGS(__MARKER_DEFINE_CALL_ALL)
 
 /*
  * preempt_enable_notrace(), with its call of the scheduler out of line,
