@@ -17,13 +17,43 @@
 # every __marker_call_all_<n>() reaches for one generic probe alone, is a
 # straight line with one call, and no helper is traced (notrace: no
 # __fentry__ call, one instruction a fire).
+#
+# The registry (marker.ko): the trace events' typed probes, which a site's
+# trampoline may reach (marker_event_ftrace_<n>, marker_event_perf_<n>),
+# are not traced either, as a TRACE_EVENT's probe is not.
 
 set -euo pipefail
+
+# registry KO: the registry's functions that sites call directly
+registry() {
+	local ko=$1 report nr bad
+
+	report=$(objdump -dr --no-show-raw-insn "$ko" | awk '
+		/^[0-9a-f]+ <marker_event_(ftrace|perf)_[0-9]+>:/ {
+			fn = $2; sub(/^</, "", fn); sub(/>.*/, "", fn)
+			n[fn]++; next
+		}
+		/^$/ { fn = ""; next }
+		fn == "" { next }
+		/R_X86_64_[A-Z0-9]+\t__fentry__/ { traced[fn]++ }
+		END { for (f in n) printf "%s %d\n", f, traced[f] + 0 }')
+	nr=$(grep -c '^marker_event_ftrace_' <<<"$report" || true)
+	bad=$(awk '$2 { printf " %s: traced (calls __fentry__);", $1 }' <<<"$report")
+	[ "$nr" -eq 11 ] || bad="$bad $nr marker_event_ftrace_<n>, not 11;"
+	if [ -z "$bad" ]; then
+		echo "OK registry: $(basename "$ko" .ko): the events' typed probes are not traced"
+	else
+		echo "FAIL registry: $(basename "$ko" .ko):$bad"
+	fi
+}
 
 mode=$1
 shift
 for ko in "$@"; do
 	name=$(basename "$ko" .ko)
+	if nm "$ko" | grep -q ' [tT] marker_event_ftrace_0$'; then
+		registry "$ko"
+	fi
 	sites=$(nm "$ko" | grep -c ' [dD] __marker_site_' || true)
 	[ "$sites" -gt 0 ] || continue
 	# Each instruction that reads a site's descriptor (a relocation
