@@ -227,9 +227,9 @@ static unsigned int marker_event_strings(const struct marker_event *ev,
 }
 
 /* Write the fields of a hit after @rec's trace_entry, strings last. */
-static void marker_event_fill_strs(const struct marker_event *ev, void *rec,
-				   const u64 *args,
-				   const struct marker_event_strs *s)
+static __always_inline void
+marker_event_fill_strs(const struct marker_event *ev, void *rec,
+		       const u64 *args, const struct marker_event_strs *s)
 {
 	unsigned int i, dyn = ev->size;
 
